@@ -1,0 +1,272 @@
+/**
+ * The plain data the brain reader returns. No Astro, no HTML: every string here is text exactly as read from disk
+ * (decoded where the format encodes it), and everything that went wrong is a `Problem`, never an exception.
+ *
+ * Paths in `Problem.file`, `SourceRef.file` and the inventory types are relative to the session folder
+ * (e.g. `.system_generated/logs/transcript.jsonl`), so they can be shown and published without leaking the
+ * reader's home folder. Absolute paths live only in `SessionRef.dir` and `BrainRoot.path`.
+ */
+
+/** What kind of thing went wrong while reading. Each one is listed on `/report/`. */
+export type ProblemKind =
+  /** A JSONL line that does not parse (torn head, torn tail, chunk boundary piece, garbage). */
+  | 'bad-line'
+  /** A line that parses but is not a step record (not an object, no usable step_index, wrong field types). */
+  | 'bad-record'
+  /** A file or folder that could not be read (permissions, I/O error, vanished while reading). */
+  | 'unreadable'
+  /** A symlink whose target is outside the session folder; it was not followed. */
+  | 'symlink-outside'
+  /** A JSON side file (metadata, message) that does not parse. */
+  | 'bad-json'
+  /** Bytes that are not valid UTF-8 (replaced by U+FFFD) or NUL bytes in text. */
+  | 'bad-encoding'
+  /** The same session UUID in another root lost the tie-break (newest mtime wins). */
+  | 'shadowed'
+  /** A file too large to keep in full; the part kept and the size are in the message. */
+  | 'too-large'
+  /** Anything else worth an auditor's attention (e.g. a main transcript rebuilt from chunks). */
+  | 'notice';
+
+/** One thing that went wrong, with where. Reading always goes on after a problem. */
+export interface Problem {
+  kind: ProblemKind;
+  /** Session UUID, absent for root-level problems (a root that cannot be listed). */
+  sessionId?: string;
+  /** Path relative to the session folder; for root-level problems, the root's path as given by the user. */
+  file: string;
+  /** 1-based line number, for line-oriented files. */
+  line?: number;
+  /** Human-readable description; never contains secrets beyond what the file itself held (redaction runs later). */
+  message: string;
+}
+
+/** A `<product>/brain/` folder. */
+export interface BrainRoot {
+  /** Absolute path of the brain folder. */
+  path: string;
+  /** The product folder name: `antigravity`, `antigravity-cli`, `jetski`, anything else. */
+  product: string;
+}
+
+/** A session folder found on disk, before it is read. */
+export interface SessionRef {
+  /** The folder name, a UUID (lower-cased as on disk). */
+  id: string;
+  product: string;
+  /** Absolute path of the brain root it was found in. */
+  root: string;
+  /** Absolute path of the session folder. */
+  dir: string;
+  /** Newest mtime inside the folder's top level (used for the tie-break between roots). */
+  mtimeMs: number;
+  /** The folder's ctime, the last fallback for the session's start time. */
+  ctimeMs: number;
+}
+
+/** A copy of a session that lost the tie-break to a newer copy in another root. */
+export interface ShadowedCopy {
+  id: string;
+  /** The copy that was not used. */
+  shadowed: SessionRef;
+  /** The copy that was used. */
+  winner: SessionRef;
+}
+
+/** What discovery found: roots, the sessions to read (one per UUID), and what it skipped. */
+export interface Discovery {
+  roots: BrainRoot[];
+  sessions: SessionRef[];
+  shadowed: ShadowedCopy[];
+  problems: Problem[];
+}
+
+/** Where a step record was read from: which transcript, which line, and the line's text as read. */
+export interface SourceRef {
+  /** `compact` = transcript.jsonl, `full` = transcript_full.jsonl (or their chunk rebuilds). */
+  transcript: 'compact' | 'full';
+  /** Path relative to the session folder of the file actually read. */
+  file: string;
+  /** 1-based line number in that file. */
+  line: number;
+  /** The raw line (BOM and CR removed), so the step page can show the record exactly as read. */
+  raw: string;
+}
+
+/** One tool call of a step, with arguments decoded to native values. */
+export interface ToolCall {
+  name: string;
+  /** Arguments as native JSON values (compact's JSON-encoded strings are decoded). */
+  args: Record<string, unknown>;
+  /** Names of arguments whose value is still cut (`<truncated N bytes>`) because only the compact record had it. */
+  truncatedArgs: string[];
+}
+
+/** A step's `steps/<idx>/output.txt`. */
+export interface StepOutput {
+  /** Relative path of the file. */
+  file: string;
+  text: string;
+  /** True when the text already stands in the step's content: pages show it once. */
+  duplicateOfContent: boolean;
+}
+
+/** One entry of the merged timeline. */
+export interface Step {
+  /** Stable URL key: `step_index`, or `<step_index>-<k>` for its k-th reuse after a rewind (k ≥ 1). */
+  key: string;
+  /** The `step_index` as recorded. */
+  index: number;
+  /** 0 for the first step with this index, k for its k-th reuse. */
+  occurrence: number;
+  /** 0-based position in the merged, chronological timeline. */
+  position: number;
+  /** `USER_EXPLICIT`, `MODEL`, `SYSTEM`, or whatever the record says. */
+  source: string;
+  /** `USER_INPUT`, `PLANNER_RESPONSE`, `RUN_COMMAND`, …, or any unknown type as recorded. */
+  type: string;
+  /** `DONE`, `RUNNING`, `ERROR`, `CANCELLED`, or any unknown status as recorded (last write wins). */
+  status: string;
+  /** ISO timestamp as recorded; absent when the record has none. */
+  createdAt?: string;
+  content?: string;
+  thinking?: string;
+  toolCalls: ToolCall[];
+  /** The record's `error` field, as recorded (string or object). */
+  error?: unknown;
+  errorCode?: unknown;
+  exitCode?: unknown;
+  /** Every other top-level field of the record, nobody documented it but it is kept. */
+  extra: Record<string, unknown>;
+  /** Fields still cut in what we kept (only when the full record was not available): `content`, `thinking`, `tool_calls`. */
+  truncatedFields: string[];
+  /** Which transcripts held this step. */
+  origin: 'full' | 'compact' | 'both';
+  /** Every record that went into this step, in reading order (e.g. RUNNING then DONE, compact and full). */
+  sources: SourceRef[];
+  output?: StepOutput;
+  /** `steps/<idx>/content.md`, when present. */
+  contentMd?: { file: string; text: string };
+}
+
+/** Metadata from a root `<name>.metadata.json`; every field kept. */
+export interface ArtifactMetadata {
+  summary?: string;
+  updatedAt?: string;
+  artifactType?: string;
+  /** The whole parsed object. */
+  raw: Record<string, unknown>;
+}
+
+/** A `.resolved` / `.resolved.N` version of an artifact. */
+export interface ArtifactVersion {
+  /** Relative path. */
+  file: string;
+  /** N for `.resolved.N`; `null` for the plain `.resolved` (the latest resolved copy). */
+  version: number | null;
+  text: string;
+}
+
+/** A root artifact: a markdown document, or the metadata of a non-markdown one (code artifacts are not kept on disk). */
+export interface Artifact {
+  /** File name at the session root, e.g. `implementation_plan.md`, `script.js`. */
+  name: string;
+  /** Relative path of the document, absent when only metadata exists. */
+  file?: string;
+  /** Markdown text, absent when only metadata exists or the artifact is not markdown. */
+  text?: string;
+  metadata?: ArtifactMetadata;
+  /** Versions ordered by N ascending, the plain `.resolved` last. */
+  versions: ArtifactVersion[];
+}
+
+/** A `messages/<uuid>.json` record. */
+export interface Message {
+  file: string;
+  id?: string;
+  sender?: string;
+  recipient?: string;
+  title?: string;
+  content?: string;
+  timestamp?: string;
+  priority?: string;
+  hidden: boolean;
+  raw: Record<string, unknown>;
+}
+
+/** A `tasks/*.log` file. */
+export interface TaskLog {
+  file: string;
+  name: string;
+  text: string;
+}
+
+/** A file the user uploaded (`.user_uploaded/*`) or an uploaded image at the session root. */
+export interface Upload {
+  /** Relative path inside the session folder. */
+  file: string;
+  name: string;
+  size: number;
+  /** Guessed from the extension, e.g. `image/png`; `application/octet-stream` when unknown. */
+  mediaType: string;
+  /** Raster images that pages may show with `<img>`; SVG is never treated as an image to inline. */
+  isImage: boolean;
+}
+
+/** A file under `scratch/`. Text is kept for text files (bounded); binary files are listed only. */
+export interface ScratchFile {
+  file: string;
+  size: number;
+  text?: string;
+}
+
+/** What the reader derives from the steps for headers, lists and filters. */
+export interface SessionMeta {
+  /** First line of the first request, trimmed; falls back to the first artifact summary or the UUID. */
+  title: string;
+  /** The first `<USER_REQUEST>` text. */
+  request?: string;
+  /** Every request, in order. */
+  requests: string[];
+  /** Last model selected (`Model Selection` … `to X`). */
+  model?: string;
+  /** The first `The current local time is:` value, as written (keeps its offset). */
+  localTime?: string;
+  /** `@[...]` mentions, unique, in order of first appearance. */
+  mentionedFiles: string[];
+  /** The workspace folder (most used `Cwd`, or from `<user_information>`). */
+  workspace?: string;
+  /** Session start: step 0's `created_at`, else the earliest record, else the folder ctime (ISO). */
+  createdAt: string;
+  /** Earliest and latest `created_at` of any step (ISO), absent without timestamps. */
+  firstAt?: string;
+  lastAt?: string;
+  durationMs?: number;
+  /** Entries in the merged timeline. */
+  stepCount: number;
+  toolCallCount: number;
+  /** Tool calls by tool name. */
+  toolCounts: Record<string, number>;
+  /** Steps by type. */
+  typeCounts: Record<string, number>;
+  /** ERROR_MESSAGE steps plus steps with status ERROR or an `error` field. */
+  errorCount: number;
+}
+
+/** A whole session, read. */
+export interface Session {
+  id: string;
+  product: string;
+  /** Absolute path of the folder (never published). */
+  dir: string;
+  meta: SessionMeta;
+  steps: Step[];
+  artifacts: Artifact[];
+  messages: Message[];
+  taskLogs: TaskLog[];
+  uploads: Upload[];
+  scratch: ScratchFile[];
+  /** Which transcript files were read (relative paths), including chunk rebuilds. */
+  transcriptFiles: string[];
+  problems: Problem[];
+}
