@@ -269,4 +269,16 @@ export interface Session {
   /** Which transcript files were read (relative paths), including chunk rebuilds. */
   transcriptFiles: string[];
   problems: Problem[];
+  /**
+   * `steps/<idx>/` files whose index names no step in the timeline (e.g. the transcripts start later in the
+   * session). Kept so nothing on disk silently disappears; absent when every step file was attached.
+   */
+  unattachedStepFiles?: StepFiles[];
+}
+
+/** The files of one `.system_generated/steps/<idx>/` folder. */
+export interface StepFiles {
+  index: number;
+  output?: { file: string; text: string };
+  contentMd?: { file: string; text: string };
 }

@@ -1,0 +1,163 @@
+/**
+ * Finding sessions: brain roots (every `$GEMINI_HOME/<product>/brain/`, or the `BRAIN_ROOTS` list), the UUID
+ * folders in them, one copy per UUID (newest modification time wins), prefix resolution and newest-first order.
+ */
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { BrainRoot, Discovery, Problem, SessionRef, ShadowedCopy } from './types.ts';
+
+/** Session folder names: UUIDs only; anything else in a brain root is ignored. */
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Where to look, from the environment: `BRAIN_ROOTS` (`:`-separated) replaces discovery; else `GEMINI_HOME`. */
+export function discoveryOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): {
+  geminiHome?: string;
+  brainRoots?: string[];
+} {
+  const roots = (env.BRAIN_ROOTS ?? '')
+    .split(':')
+    .map((r) => r.trim())
+    .filter((r) => r !== '');
+  if (roots.length > 0) return { brainRoots: roots };
+  const home = env.GEMINI_HOME?.trim();
+  return { geminiHome: home ? home : path.join(os.homedir(), '.gemini') };
+}
+
+function productOf(brainRoot: string): string {
+  const resolved = path.resolve(brainRoot);
+  return path.basename(resolved) === 'brain' ? path.basename(path.dirname(resolved)) : path.basename(resolved);
+}
+
+async function findRoots(options: { geminiHome?: string; brainRoots?: string[] }, problems: Problem[]): Promise<BrainRoot[]> {
+  if (options.brainRoots && options.brainRoots.length > 0) {
+    return options.brainRoots.map((r) => ({ path: path.resolve(r), product: productOf(r) }));
+  }
+  const home = options.geminiHome ?? path.join(os.homedir(), '.gemini');
+  let entries;
+  try {
+    entries = await fs.readdir(home, { withFileTypes: true });
+  } catch (error) {
+    problems.push({
+      kind: 'unreadable',
+      file: home,
+      message: `Cannot list ${home} (${(error as NodeJS.ErrnoException).code ?? 'error'}); set GEMINI_HOME or BRAIN_ROOTS.`,
+    });
+    return [];
+  }
+  const roots: BrainRoot[] = [];
+  for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+    if (!e.isDirectory() && !e.isSymbolicLink()) continue;
+    const brain = path.join(home, e.name, 'brain');
+    try {
+      if ((await fs.stat(brain)).isDirectory()) roots.push({ path: path.resolve(brain), product: e.name });
+    } catch {
+      // No brain/ in this product folder: not a root.
+    }
+  }
+  return roots;
+}
+
+async function sessionsIn(root: BrainRoot, problems: Problem[]): Promise<SessionRef[]> {
+  let entries;
+  try {
+    entries = await fs.readdir(root.path, { withFileTypes: true });
+  } catch (error) {
+    problems.push({
+      kind: 'unreadable',
+      file: root.path,
+      message: `Cannot list the brain folder ${root.path} (${(error as NodeJS.ErrnoException).code ?? 'error'}).`,
+    });
+    return [];
+  }
+  const refs = await Promise.all(
+    entries
+      .filter((e) => e.isDirectory() && UUID.test(e.name))
+      .map(async (e): Promise<SessionRef | undefined> => {
+        const dir = path.join(root.path, e.name);
+        try {
+          const st = await fs.stat(dir);
+          let mtimeMs = st.mtimeMs;
+          // Newest mtime of the folder's top level: writing a transcript deep inside does not touch the folder.
+          for (const child of await fs.readdir(dir)) {
+            try {
+              const cst = await fs.lstat(path.join(dir, child));
+              if (cst.mtimeMs > mtimeMs) mtimeMs = cst.mtimeMs;
+            } catch {
+              // vanished: ignore for the tie-break
+            }
+          }
+          return { id: e.name.toLowerCase(), product: root.product, root: root.path, dir, mtimeMs, ctimeMs: st.ctimeMs };
+        } catch (error) {
+          problems.push({
+            kind: 'unreadable',
+            sessionId: e.name.toLowerCase(),
+            file: root.path,
+            message: `Cannot read the session folder ${e.name} (${(error as NodeJS.ErrnoException).code ?? 'error'}).`,
+          });
+          return undefined;
+        }
+      }),
+  );
+  return refs.filter((r): r is SessionRef => r !== undefined);
+}
+
+/** Find every session under the roots. Never throws for what is on disk: problems are returned. */
+export async function discoverSessions(options: { geminiHome?: string; brainRoots?: string[] }): Promise<Discovery> {
+  const problems: Problem[] = [];
+  const roots = await findRoots(options, problems);
+  const perRoot = await Promise.all(roots.map((r) => sessionsIn(r, problems)));
+  const byId = new Map<string, SessionRef[]>();
+  for (const ref of perRoot.flat()) {
+    const list = byId.get(ref.id);
+    if (list) list.push(ref);
+    else byId.set(ref.id, [ref]);
+  }
+  const sessions: SessionRef[] = [];
+  const shadowed: ShadowedCopy[] = [];
+  for (const [id, copies] of byId) {
+    // Newest mtime wins; on a tie the earlier root (discovery order) wins.
+    let winner = copies[0];
+    for (const c of copies) if (winner && c.mtimeMs > winner.mtimeMs) winner = c;
+    if (!winner) continue;
+    sessions.push(winner);
+    for (const c of copies) {
+      if (c === winner) continue;
+      shadowed.push({ id, shadowed: c, winner });
+      problems.push({
+        kind: 'shadowed',
+        sessionId: id,
+        file: c.root,
+        message: `The copy in ${c.product} (modified ${new Date(c.mtimeMs).toISOString()}) is shadowed by the newer copy in ${winner.product} (modified ${new Date(winner.mtimeMs).toISOString()}).`,
+      });
+    }
+  }
+  // Before reading, the best guess at "newest first" is the modification time; compareNewestFirst orders read
+  // sessions by their real start.
+  sessions.sort((a, b) => b.mtimeMs - a.mtimeMs || a.id.localeCompare(b.id));
+  return { roots, sessions, shadowed, problems };
+}
+
+/**
+ * Items whose id starts with `prefix` (case-insensitive). An exact id match returns just that item; an ambiguous
+ * prefix returns every candidate.
+ */
+export function resolvePrefix<T extends { id: string }>(items: T[], prefix: string): T[] {
+  const p = prefix.trim().toLowerCase();
+  if (p === '') return [];
+  const exact = items.filter((i) => i.id.toLowerCase() === p);
+  if (exact.length > 0) return exact;
+  return items.filter((i) => i.id.toLowerCase().startsWith(p));
+}
+
+/** Sort comparator: newest session start first; equal starts by id so the order is stable. */
+export function compareNewestFirst(
+  a: { id?: string; meta: { createdAt: string } },
+  b: { id?: string; meta: { createdAt: string } },
+): number {
+  const ta = Date.parse(a.meta.createdAt);
+  const tb = Date.parse(b.meta.createdAt);
+  const diff = (Number.isNaN(tb) ? -Infinity : tb) - (Number.isNaN(ta) ? -Infinity : ta);
+  if (diff !== 0 && !Number.isNaN(diff)) return diff > 0 ? 1 : -1;
+  return (a.id ?? '').localeCompare(b.id ?? '');
+}

@@ -1,0 +1,10 @@
+/**
+ * The brain reader's public API: plain data in, plain data out, no Astro. Everything that goes wrong while
+ * reading is a `Problem` in the result, never an exception.
+ */
+export { compareNewestFirst, discoverSessions, discoveryOptionsFromEnv, resolvePrefix } from './discover.ts';
+export { readSession } from './session.ts';
+export type * from './types.ts';
+
+/** Bump when the reader's output changes for the same input: it goes into content digests. */
+export const READER_VERSION = '1';

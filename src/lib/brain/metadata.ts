@@ -1,0 +1,136 @@
+/**
+ * What the reader derives from the steps for headers, lists and filters. The patterns follow the spec's
+ * heuristics (section 9), loosened where real data needs it (a local time with fractional seconds, a model line
+ * without the "No need…" tail).
+ */
+import type { Artifact, SessionMeta, Step } from './types.ts';
+
+const REQUEST = /<USER_REQUEST>\s*([\s\S]*?)\s*<\/USER_REQUEST>/g;
+const MODEL = /`Model Selection` from [^\n\r]*? to ([^\n\r]+?)\.\s*No need/g;
+const MODEL_LOOSE = /`Model Selection` from [^\n\r]*? to ([^\n\r]+?)\.?[ \t]*$/gm;
+const LOCAL_TIME = /The current local time is:\s*([^\s]+?)\.?(?=\s|$)/;
+const MENTION = /@\[([^\]]+)\]/g;
+const USER_INFORMATION = /<user_information>([\s\S]*?)<\/user_information>/;
+const BRAIN_FOLDER = /[\\/]\.gemini[\\/][^\\/]+[\\/]brain([\\/]|$)/;
+const ABSOLUTE_PATH = /(?:^|[\s'"`(])((?:\/|[A-Za-z]:[\\/])[^\s'"`,;)]*)/;
+
+/** Derive the session's metadata. `ctimeMs` is the folder's ctime, the last fallback for the start time. */
+export function deriveMeta(id: string, steps: Step[], artifacts: Artifact[], ctimeMs: number): SessionMeta {
+  const requests: string[] = [];
+  const mentioned = new Set<string>();
+  let model: string | undefined;
+  let localTime: string | undefined;
+  let userInformation: string | undefined;
+  const cwdCounts = new Map<string, number>();
+  const toolCounts: Record<string, number> = {};
+  const typeCounts: Record<string, number> = {};
+  let toolCallCount = 0;
+  let errorCount = 0;
+  let firstMs = Number.POSITIVE_INFINITY;
+  let lastMs = Number.NEGATIVE_INFINITY;
+  let step0At: string | undefined;
+
+  for (const step of steps) {
+    typeCounts[step.type] = (typeCounts[step.type] ?? 0) + 1;
+    if (step.type === 'ERROR_MESSAGE' || step.status === 'ERROR' || (step.error !== undefined && step.error !== null))
+      errorCount++;
+    if (step.createdAt) {
+      const ms = Date.parse(step.createdAt);
+      if (!Number.isNaN(ms)) {
+        if (ms < firstMs) firstMs = ms;
+        if (ms > lastMs) lastMs = ms;
+        if (step.index === 0 && step.occurrence === 0) step0At = step.createdAt;
+      }
+    }
+    for (const call of step.toolCalls) {
+      toolCallCount++;
+      toolCounts[call.name] = (toolCounts[call.name] ?? 0) + 1;
+      const cwd = call.args.Cwd;
+      if (typeof cwd === 'string' && cwd.trim() !== '') cwdCounts.set(cwd, (cwdCounts.get(cwd) ?? 0) + 1);
+    }
+    const content = step.content;
+    if (!content) continue;
+    // The model switch is announced in user inputs but may be quoted anywhere: the last one wins.
+    if (content.includes('Model Selection')) {
+      let found: string | undefined;
+      for (const m of content.matchAll(MODEL)) found = m[1];
+      if (found === undefined) for (const m of content.matchAll(MODEL_LOOSE)) found = m[1];
+      if (found !== undefined) model = found.trim();
+    }
+    if (step.type !== 'USER_INPUT') continue;
+    for (const m of content.matchAll(REQUEST)) if (m[1] !== undefined) requests.push(m[1]);
+    for (const m of content.matchAll(MENTION)) if (m[1] !== undefined) mentioned.add(m[1]);
+    if (localTime === undefined) localTime = LOCAL_TIME.exec(content)?.[1];
+    if (userInformation === undefined) userInformation = USER_INFORMATION.exec(content)?.[1];
+  }
+
+  // The agent often runs its scratch scripts with Cwd = its own brain folder (86033144, d493099f): that is not
+  // the user's workspace, so brain folders count only when nothing else was used.
+  let workspace = mostUsed(cwdCounts, (cwd) => !BRAIN_FOLDER.test(cwd)) ?? mostUsed(cwdCounts, () => true);
+  if (workspace === undefined && userInformation !== undefined) workspace = workspaceFromUserInformation(userInformation);
+
+  // Without any timestamped step, the earliest artifact `updatedAt` is still the session's own word; the folder
+  // ctime (often just when the folder was copied) comes last.
+  const createdAt =
+    step0At ??
+    (Number.isFinite(firstMs) ? new Date(firstMs).toISOString() : undefined) ??
+    earliestArtifactTime(artifacts) ??
+    new Date(ctimeMs).toISOString();
+  const firstLine = requests[0]?.split(/\r?\n/).find((l) => l.trim() !== '')?.trim();
+  const summary = artifacts.find((a) => a.metadata?.summary)?.metadata?.summary;
+  const meta: SessionMeta = {
+    title: firstLine || summary?.trim() || id,
+    requests,
+    mentionedFiles: [...mentioned],
+    createdAt: normaliseIso(createdAt),
+    stepCount: steps.length,
+    toolCallCount,
+    toolCounts,
+    typeCounts,
+    errorCount,
+  };
+  if (requests[0] !== undefined) meta.request = requests[0];
+  if (model !== undefined) meta.model = model;
+  if (localTime !== undefined) meta.localTime = localTime;
+  if (workspace !== undefined) meta.workspace = workspace;
+  if (Number.isFinite(firstMs) && Number.isFinite(lastMs)) {
+    meta.firstAt = new Date(firstMs).toISOString();
+    meta.lastAt = new Date(lastMs).toISOString();
+    meta.durationMs = lastMs - firstMs;
+  }
+  return meta;
+}
+
+function mostUsed(counts: Map<string, number>, keep: (cwd: string) => boolean): string | undefined {
+  let best: string | undefined;
+  let bestCount = 0;
+  for (const [cwd, n] of counts) {
+    if (keep(cwd) && n > bestCount) {
+      best = cwd;
+      bestCount = n;
+    }
+  }
+  return best;
+}
+
+/** Prefer a line that names the workspace; else the first absolute path in the block. */
+function workspaceFromUserInformation(block: string): string | undefined {
+  const lines = block.split(/\r?\n/);
+  const named = lines.find((l) => /workspace/i.test(l) && ABSOLUTE_PATH.test(l));
+  const hit = ABSOLUTE_PATH.exec(named ?? block)?.[1];
+  return hit?.replace(/[.:]+$/, '');
+}
+
+function earliestArtifactTime(artifacts: Artifact[]): string | undefined {
+  let best = Number.POSITIVE_INFINITY;
+  for (const a of artifacts) {
+    const ms = a.metadata?.updatedAt ? Date.parse(a.metadata.updatedAt) : Number.NaN;
+    if (ms < best) best = ms;
+  }
+  return Number.isFinite(best) ? new Date(best).toISOString() : undefined;
+}
+
+function normaliseIso(value: string): string {
+  const ms = Date.parse(value);
+  return Number.isNaN(ms) ? value : new Date(ms).toISOString();
+}

@@ -1,0 +1,250 @@
+/**
+ * File access confined to one session folder. Every read goes through here so that a symlink pointing out of the
+ * folder is never followed (it becomes a `symlink-outside` problem) and an unreadable file is an `unreadable`
+ * problem instead of an exception. Paths given and returned are relative to the session folder.
+ */
+import { isUtf8 } from 'node:buffer';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { Problem } from './types.ts';
+
+/** The session folder being read and the problems found while reading it. */
+export interface SessionFs {
+  sessionId: string;
+  /** Absolute path as discovered. */
+  dir: string;
+  /** The folder's real path (symlinks resolved), for the inside/outside check. */
+  realDir: string;
+  problems: Problem[];
+}
+
+/** A directory entry that is safe to open. */
+export interface SafeEntry {
+  name: string;
+  /** Relative to the session folder, `/`-separated. */
+  rel: string;
+  kind: 'file' | 'dir';
+  /** True for a plain file or folder (no symlink on the way): safe to open without another check. */
+  plain: boolean;
+}
+
+/** Prepare confined access to `dir`. */
+export async function openSessionFs(sessionId: string, dir: string, problems: Problem[]): Promise<SessionFs> {
+  let realDir = dir;
+  try {
+    realDir = await fs.realpath(dir);
+  } catch (error) {
+    problems.push(unreadable(sessionId, '.', error));
+  }
+  return { sessionId, dir, realDir, problems };
+}
+
+function isInside(realDir: string, target: string): boolean {
+  return target === realDir || target.startsWith(realDir + path.sep);
+}
+
+function errorCode(error: unknown): string | undefined {
+  return typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : undefined;
+}
+
+function unreadable(sessionId: string, rel: string, error: unknown): Problem {
+  const code = errorCode(error);
+  return {
+    kind: 'unreadable',
+    sessionId,
+    file: rel,
+    message: `Could not read ${rel}${code ? ` (${code})` : ''}; it is left out.`,
+  };
+}
+
+/**
+ * Where `rel` really points, or `undefined` (with a problem recorded) when it leads outside the session folder or
+ * cannot be resolved. A missing path is `undefined` without a problem.
+ */
+async function resolveInside(sfs: SessionFs, rel: string): Promise<string | undefined> {
+  const abs = path.join(sfs.dir, rel);
+  try {
+    const real = await fs.realpath(abs);
+    if (isInside(sfs.realDir, real)) return real;
+    sfs.problems.push({
+      kind: 'symlink-outside',
+      sessionId: sfs.sessionId,
+      file: rel,
+      message: `${rel} is a symlink to a place outside the session folder; it was not followed.`,
+    });
+    return undefined;
+  } catch (error) {
+    if (errorCode(error) !== 'ENOENT') {
+      sfs.problems.push(unreadable(sfs.sessionId, rel, error));
+      return undefined;
+    }
+    // A dangling symlink: still say so when it points outside.
+    try {
+      const target = await fs.readlink(abs);
+      const resolved = path.resolve(path.dirname(abs), target);
+      sfs.problems.push({
+        kind: isInside(sfs.realDir, resolved) ? 'unreadable' : 'symlink-outside',
+        sessionId: sfs.sessionId,
+        file: rel,
+        message: isInside(sfs.realDir, resolved)
+          ? `${rel} is a symlink to a missing file; it is left out.`
+          : `${rel} is a symlink to a place outside the session folder; it was not followed.`,
+      });
+    } catch {
+      // Plainly missing.
+    }
+    return undefined;
+  }
+}
+
+/** List a folder inside the session; missing folder = empty list. Symlinks are checked and followed only inside. */
+export async function listDir(sfs: SessionFs, rel: string): Promise<SafeEntry[]> {
+  let abs = sfs.dir;
+  if (rel !== '.') {
+    // The folder itself (or a folder on the way) may be a symlink out of the session.
+    const real = await resolveInside(sfs, rel);
+    if (real === undefined) return [];
+    abs = real;
+  }
+  let dirents;
+  try {
+    dirents = await fs.readdir(abs, { withFileTypes: true });
+  } catch (error) {
+    const code = errorCode(error);
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') sfs.problems.push(unreadable(sfs.sessionId, rel, error));
+    return [];
+  }
+  const out: SafeEntry[] = [];
+  for (const d of dirents) {
+    const childRel = rel === '.' ? d.name : `${rel}/${d.name}`;
+    if (d.isFile()) out.push({ name: d.name, rel: childRel, kind: 'file', plain: true });
+    else if (d.isDirectory()) out.push({ name: d.name, rel: childRel, kind: 'dir', plain: true });
+    else if (d.isSymbolicLink()) {
+      const real = await resolveInside(sfs, childRel);
+      if (real === undefined) continue;
+      try {
+        const st = await fs.stat(real);
+        // A symlinked folder inside the session is listed as a file-less entry: following it could loop.
+        if (st.isFile()) out.push({ name: d.name, rel: childRel, kind: 'file', plain: false });
+      } catch (error) {
+        sfs.problems.push(unreadable(sfs.sessionId, childRel, error));
+      }
+    }
+  }
+  out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return out;
+}
+
+/**
+ * Read a listed file as text. A plain entry (no symlink on the way, checked by `listDir`) is read in one call:
+ * folders of a thousand small message files are common (SURVEY: 1,179 in 86033144).
+ */
+export async function readListedText(sfs: SessionFs, entry: SafeEntry, maxBytes: number): Promise<string | undefined> {
+  if (!entry.plain) return readText(sfs, entry.rel, maxBytes);
+  let bytes: Buffer;
+  try {
+    bytes = await fs.readFile(path.join(sfs.dir, entry.rel));
+  } catch (error) {
+    sfs.problems.push(unreadable(sfs.sessionId, entry.rel, error));
+    return undefined;
+  }
+  return decodeText(sfs, entry.rel, bytes.length > maxBytes ? bytes.subarray(0, maxBytes) : bytes, bytes.length);
+}
+
+/** Whether `rel` exists as a file we may read (inside the folder). Records symlink problems. */
+export async function fileExists(sfs: SessionFs, rel: string): Promise<boolean> {
+  const abs = path.join(sfs.dir, rel);
+  let st;
+  try {
+    st = await fs.lstat(abs);
+  } catch {
+    return false;
+  }
+  if (st.isSymbolicLink()) {
+    const real = await resolveInside(sfs, rel);
+    if (real === undefined) return false;
+    try {
+      return (await fs.stat(real)).isFile();
+    } catch {
+      return false;
+    }
+  }
+  return st.isFile();
+}
+
+/** Read a file's bytes, at most `maxBytes` (the size is returned too). `undefined` when it cannot be read. */
+export async function readBytes(
+  sfs: SessionFs,
+  rel: string,
+  maxBytes = Number.POSITIVE_INFINITY,
+): Promise<{ bytes: Buffer; size: number } | undefined> {
+  const abs = path.join(sfs.dir, rel);
+  try {
+    const lst = await fs.lstat(abs);
+    let target = abs;
+    if (lst.isSymbolicLink()) {
+      const real = await resolveInside(sfs, rel);
+      if (real === undefined) return undefined;
+      target = real;
+    }
+    const handle = await fs.open(target, 'r');
+    try {
+      const { size } = await handle.stat();
+      if (size <= maxBytes) return { bytes: await handle.readFile(), size };
+      const bytes = Buffer.alloc(maxBytes);
+      const { bytesRead } = await handle.read(bytes, 0, maxBytes, 0);
+      return { bytes: bytes.subarray(0, bytesRead), size };
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return undefined;
+    sfs.problems.push(unreadable(sfs.sessionId, rel, error));
+    return undefined;
+  }
+}
+
+/** File size, or `undefined` (symlinks outside are reported). */
+export async function fileSize(sfs: SessionFs, rel: string): Promise<number | undefined> {
+  const real = await resolveInside(sfs, rel);
+  if (real === undefined) return undefined;
+  try {
+    return (await fs.stat(real)).size;
+  } catch (error) {
+    sfs.problems.push(unreadable(sfs.sessionId, rel, error));
+    return undefined;
+  }
+}
+
+/**
+ * Read a text file, bounded: bytes past `maxBytes` are left out with a `too-large` problem; invalid UTF-8 is
+ * replaced (a `bad-encoding` problem).
+ */
+export async function readText(sfs: SessionFs, rel: string, maxBytes: number): Promise<string | undefined> {
+  const got = await readBytes(sfs, rel, maxBytes);
+  if (!got) return undefined;
+  return decodeText(sfs, rel, got.bytes, got.size);
+}
+
+/** Decode bytes read from `rel` as UTF-8, noting cut or invalid text as problems. */
+export function decodeText(sfs: SessionFs, rel: string, bytes: Buffer, size: number): string {
+  let body = bytes;
+  if (body.length >= 3 && body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf) body = body.subarray(3);
+  if (size > bytes.length) {
+    sfs.problems.push({
+      kind: 'too-large',
+      sessionId: sfs.sessionId,
+      file: rel,
+      message: `${rel} is ${size} bytes; only the first ${bytes.length} bytes are kept.`,
+    });
+  } else if (!isUtf8(body)) {
+    sfs.problems.push({
+      kind: 'bad-encoding',
+      sessionId: sfs.sessionId,
+      file: rel,
+      message: `${rel} holds bytes that are not valid UTF-8; they were replaced by U+FFFD.`,
+    });
+  }
+  return body.toString('utf8');
+}
+

@@ -1,0 +1,79 @@
+/**
+ * Reading one session folder: transcripts → merged timeline, inventory, step files attached, metadata.
+ */
+import { readInventory } from './inventory.ts';
+import { mergeTranscripts } from './merge.ts';
+import { deriveMeta } from './metadata.ts';
+import { openSessionFs } from './session-fs.ts';
+import { readTranscript } from './transcripts.ts';
+import type { Problem, Session, SessionRef, Step, StepFiles } from './types.ts';
+
+/** Read a session. Never throws for bad data: everything that went wrong is in `session.problems`. */
+export async function readSession(ref: SessionRef): Promise<Session> {
+  const problems: Problem[] = [];
+  const sfs = await openSessionFs(ref.id, ref.dir, problems);
+  const [compact, full, inventory] = await Promise.all([
+    readTranscript(sfs, 'compact'),
+    readTranscript(sfs, 'full'),
+    readInventory(sfs),
+  ]);
+  const steps = mergeTranscripts(compact.lines, full.lines, ref.id, problems);
+  const unattachedStepFiles = attachStepFiles(steps, inventory.stepFiles);
+  const meta = deriveMeta(ref.id, steps, inventory.artifacts, ref.ctimeMs);
+  const session: Session = {
+    id: ref.id,
+    product: ref.product,
+    dir: ref.dir,
+    meta,
+    steps,
+    artifacts: inventory.artifacts,
+    messages: inventory.messages,
+    taskLogs: inventory.taskLogs,
+    uploads: inventory.uploads,
+    scratch: inventory.scratch,
+    transcriptFiles: [...compact.files, ...full.files],
+    problems,
+  };
+  if (unattachedStepFiles.length > 0) session.unattachedStepFiles = unattachedStepFiles;
+  return session;
+}
+
+/**
+ * Attach `steps/<idx>/output.txt` and `content.md` to a step with that index. Under reuse the folder name cannot
+ * say which occurrence wrote it, so: the last occurrence whose content already holds the output text (the
+ * evidence), else the last occurrence (a reused index overwrites the folder). Files whose index is not in the
+ * timeline (the transcripts start later, SURVEY 86033144) are returned, not dropped.
+ */
+function attachStepFiles(steps: Step[], stepFiles: StepFiles[]): StepFiles[] {
+  if (stepFiles.length === 0) return [];
+  const byIndex = new Map<number, Step[]>();
+  for (const s of steps) {
+    const list = byIndex.get(s.index);
+    if (list) list.push(s);
+    else byIndex.set(s.index, [s]);
+  }
+  const unattached: StepFiles[] = [];
+  for (const files of stepFiles) {
+    const candidates = byIndex.get(files.index);
+    if (!candidates || candidates.length === 0) {
+      unattached.push(files);
+      continue;
+    }
+    const trimmed = files.output?.text.trim() ?? '';
+    const holding =
+      trimmed === ''
+        ? undefined
+        : candidates.findLast((s) => s.content !== undefined && s.content.includes(trimmed));
+    const step = holding ?? candidates[candidates.length - 1];
+    if (!step) continue;
+    if (files.output) {
+      step.output = {
+        file: files.output.file,
+        text: files.output.text,
+        duplicateOfContent: holding !== undefined,
+      };
+    }
+    if (files.contentMd) step.contentMd = files.contentMd;
+  }
+  return unattached;
+}
