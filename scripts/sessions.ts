@@ -1,0 +1,127 @@
+/**
+ * `npm run sessions [-- <prefix>] [-- --json]`: what the build will see. A thin layer over the reader.
+ *   no argument   a table of every session, newest first
+ *   <prefix>      one session's metadata and problems (every candidate when the prefix is ambiguous)
+ *   --json        only a JSON array of {id, product, createdAt, title, model, workspace, steps, problems}
+ */
+import {
+  compareNewestFirst,
+  discoverSessions,
+  discoveryOptionsFromEnv,
+  readSession,
+  resolvePrefix,
+  type Session,
+} from '../src/lib/brain/index.ts';
+
+const args = process.argv.slice(2);
+const json = args.includes('--json');
+const prefix = args.find((a) => !a.startsWith('--'));
+
+const options = discoveryOptionsFromEnv();
+const discovery = await discoverSessions(options);
+const where = options.brainRoots ? `BRAIN_ROOTS=${options.brainRoots.join(':')}` : `GEMINI_HOME=${options.geminiHome}`;
+
+if (discovery.roots.length === 0 && !json) {
+  console.error(`No brain folder found (${where}).`);
+  console.error('Hint: set GEMINI_HOME to the folder holding <product>/brain/, or BRAIN_ROOTS to brain folders (:-separated).');
+  process.exit(1);
+}
+
+let refs = discovery.sessions;
+if (prefix !== undefined) {
+  refs = resolvePrefix(refs, prefix);
+  if (refs.length === 0) {
+    if (json) {
+      console.log('[]');
+    } else {
+      console.error(`No session id starts with "${prefix}" (${where}, ${discovery.sessions.length} session(s) found).`);
+      console.error('Hint: run `npm run sessions` to list them; give at least the first 8 characters of an id.');
+    }
+    process.exit(1);
+  }
+}
+
+const sessions = (await Promise.all(refs.map((r) => readSession(r)))).sort(compareNewestFirst);
+
+if (json) {
+  const rows = sessions.map((s) => ({
+    id: s.id,
+    product: s.product,
+    createdAt: s.meta.createdAt,
+    title: s.meta.title,
+    model: s.meta.model ?? null,
+    workspace: s.meta.workspace ?? null,
+    steps: s.steps.length,
+    problems: s.problems.length,
+  }));
+  console.log(JSON.stringify(rows, null, 2));
+} else if (prefix === undefined) {
+  printTable(sessions);
+  const rootProblems = discovery.problems.length;
+  console.log(`\n${sessions.length} session(s) in ${discovery.roots.length} root(s)${rootProblems ? `, ${rootProblems} discovery problem(s)` : ''}.`);
+} else {
+  if (sessions.length > 1) console.log(`"${prefix}" matches ${sessions.length} sessions:\n`);
+  for (const s of sessions) printDetail(s);
+}
+
+/** Local time as the reader's machine shows it, minute precision. */
+function localTime(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+function clip(text: string, width: number): string {
+  const one = text.replace(/\s+/g, ' ').trim();
+  return one.length > width ? `${one.slice(0, width - 1)}…` : one;
+}
+
+function printTable(list: Session[]): void {
+  const rows = list.map((s) => [
+    s.id.slice(0, 8),
+    s.product,
+    localTime(s.meta.createdAt),
+    String(s.steps.length),
+    String(s.problems.length),
+    clip(s.meta.title, 60),
+  ]);
+  const head = ['PREFIX', 'PRODUCT', 'STARTED', 'STEPS', 'PROBLEMS', 'TITLE'];
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const right = new Set([3, 4]);
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i === cells.length - 1 ? c : right.has(i) ? c.padStart(widths[i] ?? 0) : c.padEnd(widths[i] ?? 0)))
+      .join('  ');
+  console.log(line(head));
+  for (const r of rows) console.log(line(r));
+}
+
+function printDetail(s: Session): void {
+  const m = s.meta;
+  const field = (name: string, value: unknown) => {
+    if (value !== undefined && value !== '') console.log(`  ${name.padEnd(12)} ${String(value)}`);
+  };
+  console.log(s.id);
+  field('product', s.product);
+  field('title', clip(m.title, 100));
+  field('started', `${localTime(m.createdAt)} (${m.createdAt})`);
+  field('local time', m.localTime);
+  field('duration', m.durationMs !== undefined ? `${Math.round(m.durationMs / 60000)} min` : undefined);
+  field('model', m.model);
+  field('workspace', m.workspace);
+  field('steps', `${m.stepCount} (${m.toolCallCount} tool calls, ${m.errorCount} errors)`);
+  field('mentions', m.mentionedFiles.join(', '));
+  field('transcripts', s.transcriptFiles.join(', ') || 'none');
+  field('artifacts', s.artifacts.length);
+  field('messages', s.messages.length);
+  field('task logs', s.taskLogs.length);
+  field('uploads', s.uploads.length);
+  field('scratch', s.scratch.length);
+  console.log(`  problems     ${s.problems.length}`);
+  for (const p of s.problems) console.log(`    ${p.kind}  ${p.file}${p.line !== undefined ? `:${p.line}` : ''}  ${p.message}`);
+  for (const sh of discovery.shadowed.filter((x) => x.id === s.id)) {
+    console.log(`  shadowed     a copy in ${sh.shadowed.product} (${sh.shadowed.root})`);
+  }
+  console.log('');
+}
