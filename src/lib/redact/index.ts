@@ -1,0 +1,178 @@
+/**
+ * Secret redaction, between the reader and everything that publishes: every string of a session that can reach a
+ * page, the search index or a copied file is scanned, and each secret is replaced by `[REDACTED:<kind>]`.
+ * Pure: no Astro, no disk.
+ */
+import { createRequire } from 'node:module';
+import type { Session } from '../brain/types.ts';
+import { applyHits, scanTexts } from './scan.ts';
+
+/** One kind of secret found in one place of a session (never the secret itself). */
+export interface Redaction {
+  sessionId: string;
+  /** The step's key, when the place is inside a step. */
+  stepKey?: string;
+  /** Path of the field: relative to the step inside a step (`content`, `toolCalls[0].args.CommandLine`,
+   * `sources[1].raw`), else from the session (`meta.title`, `artifacts[2].versions[0].text`, `messages[4].content`). */
+  where: string;
+  /** The file the text came from, relative to the session folder, when known. */
+  file?: string;
+  kind: string;
+  /** How many secrets of this kind were replaced there. */
+  count: number;
+}
+
+const presetVersion: string = createRequire(import.meta.url)(
+  '@secretlint/secretlint-rule-preset-recommend/package.json',
+).version;
+
+/** Changes whenever redaction output may change (our patterns, or the secretlint preset); goes into content digests. */
+export const REDACTOR_VERSION = `1+secretlint-preset-${presetVersion}`;
+
+/** Redaction is on unless `ARCHIVE_REDACT` is `off`, `0`, `false` or `no` (any case). */
+export function redactionEnabledFromEnv(env: Record<string, string | undefined> = process.env): boolean {
+  const value = env.ARCHIVE_REDACT?.trim().toLowerCase();
+  return !(value === 'off' || value === '0' || value === 'false' || value === 'no');
+}
+
+/** Redacts one string; `kinds` lists each kind found once, in order of appearance. */
+export async function redactText(text: string): Promise<{ text: string; kinds: string[] }> {
+  const [hits = []] = await scanTexts([text]);
+  return { text: applyHits(text, hits), kinds: [...new Set(hits.map((hit) => hit.kind))] };
+}
+
+/**
+ * Returns a deep copy of the session with every published string redacted, and where each secret was.
+ * With `enabled: false` the session itself is returned untouched, with no redactions.
+ */
+export async function redactSession(
+  session: Session,
+  options: { enabled?: boolean } = {},
+): Promise<{ session: Session; redactions: Redaction[] }> {
+  if (options.enabled === false) return { session, redactions: [] };
+
+  const { copy, slots } = cloneAndCollect(session);
+  const hitsPerSlot = await scanTexts(slots.map((slot) => slot.text));
+
+  const byPlace = new Map<string, Redaction>();
+  slots.forEach((slot, i) => {
+    const hits = hitsPerSlot[i]!;
+    if (hits.length === 0) return;
+    setOwn(slot.holder, slot.key, applyHits(slot.text, hits));
+    for (const hit of hits) {
+      const id = JSON.stringify([slot.stepKey, slot.where, slot.file, hit.kind]);
+      const known = byPlace.get(id);
+      if (known) known.count++;
+      else {
+        const redaction: Redaction = { sessionId: session.id, where: slot.where, kind: hit.kind, count: 1 };
+        if (slot.stepKey !== undefined) redaction.stepKey = slot.stepKey;
+        if (slot.file !== undefined) redaction.file = slot.file;
+        byPlace.set(id, redaction);
+      }
+    }
+  });
+  return { session: copy as Session, redactions: [...byPlace.values()] };
+}
+
+/** A string in the copy, with where it sits. */
+interface Slot {
+  holder: object;
+  key: string | number;
+  text: string;
+  where: string;
+  stepKey?: string;
+  file?: string;
+}
+
+/**
+ * Identifiers and paths, not text: file names are needed to find and copy files and build URLs, and a secret in
+ * them is far-fetched. They are kept as is, except inside free-form values (below), where every string counts.
+ */
+const IDENTIFIER_KEYS = new Set([
+  'id', 'sessionId', 'product', 'dir', 'root', 'file', 'key', 'name', 'transcriptFiles', 'mediaType',
+  'transcript', 'kind',
+]);
+/** Values recorded as found on disk, of any shape: every string inside is redacted, whatever its key. */
+const FREE_FORM_KEYS = new Set(['args', 'extra', 'raw', 'error', 'errorCode', 'exitCode']);
+
+interface Frame {
+  value: unknown;
+  holder: object;
+  key: string | number;
+  where: string;
+  stepKey: string | undefined;
+  file: string | undefined;
+  freeForm: boolean;
+}
+
+/**
+ * A deep copy of plain JSON-like data, and every string slot to scan. Iterative, not recursive: tool arguments
+ * and `extra` fields can be nested thousands of levels deep (the hostile corpus has 10 000), which would overflow
+ * the stack of a recursive walk (and of `structuredClone`).
+ */
+function cloneAndCollect(root: Session): { copy: unknown; slots: Slot[] } {
+  const top: { copy?: unknown } = {};
+  const slots: Slot[] = [];
+  const stack: Frame[] = [
+    { value: root, holder: top, key: 'copy', where: '', stepKey: undefined, file: undefined, freeForm: false },
+  ];
+  while (stack.length > 0) {
+    const frame = stack.pop()!;
+    const { value, holder, key } = frame;
+    if (typeof value === 'string') {
+      setOwn(holder, key, value);
+      const skip = !frame.freeForm && typeof key === 'string' && IDENTIFIER_KEYS.has(key);
+      if (!skip && value.length > 0) {
+        const slot: Slot = { holder, key, text: value, where: frame.where };
+        if (frame.stepKey !== undefined) slot.stepKey = frame.stepKey;
+        if (frame.file !== undefined) slot.file = frame.file;
+        slots.push(slot);
+      }
+      continue;
+    }
+    if (value === null || typeof value !== 'object') {
+      setOwn(holder, key, value);
+      continue;
+    }
+    if (Array.isArray(value)) {
+      const copy: unknown[] = new Array(value.length);
+      setOwn(holder, key, copy);
+      // Each entry of the session's `steps` starts a step context: paths inside are relative to the step.
+      const isSteps = frame.where === 'steps' && !frame.freeForm;
+      for (let i = value.length - 1; i >= 0; i--) {
+        const item = value[i];
+        if (isSteps) {
+          const stepKey = stringOr((item as { key?: unknown } | null)?.key, String(i));
+          stack.push({ value: item, holder: copy, key: i, where: '', stepKey, file: undefined, freeForm: false });
+        } else {
+          stack.push({ ...frame, value: item, holder: copy, key: i, where: `${frame.where}[${i}]` });
+        }
+      }
+      continue;
+    }
+    const copy: Record<string, unknown> = {};
+    setOwn(holder, key, copy);
+    const record = value as Record<string, unknown>;
+    // The nearest `file` names where the text inside came from (a source line, an artifact version, a message).
+    const file = !frame.freeForm && typeof record.file === 'string' ? record.file : frame.file;
+    for (const name of Object.keys(record)) {
+      const where = frame.where === '' ? name : `${frame.where}.${name}`;
+      const freeForm = frame.freeForm || FREE_FORM_KEYS.has(name);
+      stack.push({ value: record[name], holder: copy, key: name, where, stepKey: frame.stepKey, file, freeForm });
+    }
+  }
+  return { copy: top.copy, slots };
+}
+
+/** Sets an own property, also for a key such as `__proto__` that JSON.parse creates as plain data. */
+function setOwn(holder: object, key: string | number, value: unknown): void {
+  if (key === '__proto__') {
+    Object.defineProperty(holder, key, { value, writable: true, enumerable: true, configurable: true });
+  } else {
+    (holder as Record<string | number, unknown>)[key] = value;
+  }
+}
+
+function stringOr(value: unknown, fallback: string): string {
+  return typeof value === 'string' ? value : fallback;
+}
