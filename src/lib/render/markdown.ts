@@ -1,0 +1,156 @@
+/**
+ * Markdown from transcripts and artifacts, rendered as GitHub does but safer for an offline archive:
+ * raw HTML is dropped (remark-rehype without `allowDangerousHtml`), the tree is sanitised with GitHub's schema
+ * (rehype-sanitize: only http(s)/mailto/relative links, only http(s)/relative images, no `javascript:`, `data:`,
+ * `vbscript:`), and only then are links given `rel`, remote images turned into links (the site loads nothing from
+ * elsewhere, so a CSP of `'self'` holds), and code fences replaced by highlighted HTML built from the fence's text.
+ */
+import { createHash } from 'node:crypto';
+import type { Element, ElementContent, Root, RootContent } from 'hast';
+import rehypeSanitize, { defaultSchema, type Options as SanitizeSchema } from 'rehype-sanitize';
+import rehypeStringify from 'rehype-stringify';
+import remarkGfm from 'remark-gfm';
+import remarkParse from 'remark-parse';
+import remarkRehype from 'remark-rehype';
+import { unified } from 'unified';
+import { highlightCode } from './highlight.ts';
+
+/** GitHub's schema, minus the chat protocols nobody needs here; `class="language-*"` on code is kept for fences. */
+const schema: SanitizeSchema = {
+  ...defaultSchema,
+  protocols: {
+    ...defaultSchema.protocols,
+    href: ['http', 'https', 'mailto'],
+    src: ['http', 'https'],
+    cite: ['http', 'https'],
+    longDesc: ['http', 'https'],
+  },
+};
+
+const LINK_REL = ['nofollow', 'noopener', 'noreferrer'];
+
+/** True for a URL that would leave the site: a scheme (`https:`) or protocol-relative (`//host`). */
+function isRemote(url: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:/i.test(url) || url.startsWith('//') || url.startsWith('\\\\');
+}
+
+function textOf(node: Element | ElementContent | RootContent): string {
+  if (node.type === 'text') return node.value;
+  if (node.type === 'element') return node.children.map(textOf).join('');
+  return '';
+}
+
+function codeLanguage(code: Element): string {
+  const classes = code.properties.className;
+  const list = Array.isArray(classes) ? classes : typeof classes === 'string' ? classes.split(' ') : [];
+  for (const c of list) if (typeof c === 'string' && c.startsWith('language-')) return c.slice('language-'.length);
+  return 'text';
+}
+
+/** Replaces an element in its parent. `raw` nodes are only ever made here, from HTML built by `highlightCode`. */
+type Replacement = ElementContent | { type: 'raw'; value: string };
+
+/**
+ * Runs after sanitising, so everything it sees is already safe; it only adds `rel`, demotes images, and swaps
+ * `<pre><code>` for highlighted HTML generated from the code's *text*, never from HTML.
+ */
+function rehypeArchive() {
+  return async (tree: Root): Promise<void> => {
+    const jobs: Promise<void>[] = [];
+    const visit = (parent: Root | Element, insideLink: boolean): void => {
+      parent.children.forEach((child, i) => {
+        if (child.type !== 'element') return;
+        const replace = (node: Replacement): void => {
+          (parent.children as unknown[])[i] = node;
+        };
+        if (child.tagName === 'pre') {
+          const code = child.children.find((c): c is Element => c.type === 'element' && c.tagName === 'code');
+          if (code) {
+            jobs.push(highlightCode(textOf(code), codeLanguage(code)).then((html) => replace({ type: 'raw', value: html })));
+            return;
+          }
+        }
+        if (child.tagName === 'a') {
+          child.properties.rel = LINK_REL;
+        }
+        if (child.tagName === 'img') {
+          const src = typeof child.properties.src === 'string' ? child.properties.src : '';
+          const alt = typeof child.properties.alt === 'string' ? child.properties.alt : '';
+          if (!src) {
+            // The sanitiser removed an unsafe source (data:, file:, javascript:): say an image was here.
+            replace({
+              type: 'element',
+              tagName: 'span',
+              properties: { className: ['md-image-removed'] },
+              children: [{ type: 'text', value: `[image${alt ? `: ${alt}` : ''}]` }],
+            });
+            return;
+          }
+          if (isRemote(src)) {
+            replace({
+              type: 'element',
+              // A link cannot hold a link: inside one, the image becomes its text.
+              tagName: insideLink ? 'span' : 'a',
+              properties: insideLink ? { className: ['md-remote-image'] } : { href: src, rel: LINK_REL, className: ['md-remote-image'] },
+              children: [{ type: 'text', value: `[image${alt ? `: ${alt}` : ''}] ${src}` }],
+            });
+            return;
+          }
+          child.properties.loading = 'lazy';
+        }
+        visit(child, insideLink || child.tagName === 'a');
+      });
+    };
+    visit(tree, false);
+    await Promise.all(jobs);
+  };
+}
+
+/** Built once: unified processors are reusable, and building one per document is a measurable cost at 100k steps. */
+const processor = unified()
+  .use(remarkParse)
+  .use(remarkGfm)
+  .use(remarkRehype, { allowDangerousHtml: false })
+  .use(rehypeSanitize, schema)
+  .use(rehypeArchive)
+  // Raw nodes exist only from rehypeArchive (raw HTML in the source was dropped by remark-rehype, and the
+  // sanitiser would have removed any other), so allowing them here lets only the highlighted blocks through.
+  .use(rehypeStringify, { allowDangerousHtml: true })
+  .freeze();
+
+const cache = new Map<string, string>();
+let cacheChars = 0;
+const CACHE_CHARS = 32 * 1024 * 1024;
+
+/** Empties the in-memory cache (for tests). */
+export function clearMarkdownCache(): void {
+  cache.clear();
+  cacheChars = 0;
+}
+
+/**
+ * `text` as safe HTML: GFM (tables, task lists, strikethrough, autolinks, footnotes), raw HTML removed, unsafe URLs
+ * dropped, links `rel="nofollow noopener noreferrer"`, remote images shown as links, fenced code highlighted.
+ * Results are cached in memory by content hash (bounded).
+ */
+export async function renderMarkdown(text: string): Promise<string> {
+  if (typeof text !== 'string' || text.trim() === '') return '';
+  const key = createHash('sha256').update(text).digest('base64url');
+  const hit = cache.get(key);
+  if (hit !== undefined) {
+    cache.delete(key);
+    cache.set(key, hit);
+    return hit;
+  }
+  const html = String(await processor.process(text));
+  if (html.length + text.length < CACHE_CHARS / 8) {
+    cache.set(key, html);
+    cacheChars += html.length;
+    for (const [oldKey, oldHtml] of cache) {
+      if (cacheChars <= CACHE_CHARS) break;
+      cache.delete(oldKey);
+      cacheChars -= oldHtml.length;
+    }
+  }
+  return html;
+}

@@ -1,0 +1,79 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderMarkdown } from '../../src/lib/render/markdown.ts';
+
+let cacheRoot: string;
+const previousCacheDir = process.env.ARCHIVE_CACHE_DIR;
+beforeAll(async () => {
+  cacheRoot = await mkdtemp(path.join(os.tmpdir(), 'render-markdown-'));
+  process.env.ARCHIVE_CACHE_DIR = cacheRoot;
+});
+afterAll(async () => {
+  if (previousCacheDir === undefined) delete process.env.ARCHIVE_CACHE_DIR;
+  else process.env.ARCHIVE_CACHE_DIR = previousCacheDir;
+  await rm(cacheRoot, { recursive: true, force: true });
+});
+
+describe('renderMarkdown', () => {
+  it('renders headings, emphasis, lists, tables and task lists', async () => {
+    const html = await renderMarkdown(
+      '# Plan\n\n**Bold** and _it_ and ~~gone~~.\n\n- [x] done\n- [ ] todo\n\n| File | Lines |\n| --- | ---: |\n| a.ts | 3 |\n',
+    );
+    expect(html).toContain('<h1>Plan</h1>');
+    expect(html).toContain('<strong>Bold</strong>');
+    expect(html).toContain('<del>gone</del>');
+    expect(html).toContain('<input type="checkbox" checked disabled>');
+    expect(html).toContain('<table>');
+    expect(html).toContain('<td>a.ts</td>');
+  });
+
+  it('drops raw HTML: scripts, iframes, event handlers, styles', async () => {
+    const html = await renderMarkdown(
+      'Hi <script>alert(1)</script> there\n\n<iframe src="https://evil.example"></iframe>\n\n<img src=x onerror="alert(2)">\n\n<div style="position:fixed">x</div>\n\n<b onclick="x()">b</b>',
+    );
+    expect(html).not.toMatch(/<(script|iframe|div|img|style)\b/i);
+    expect(html).not.toMatch(/onerror|onclick|alert\(2\)/);
+    expect(html).toContain('Hi');
+    expect(html).toContain('there');
+  });
+
+  it('drops javascript:, data: and vbscript: links and images, keeps normal links with rel', async () => {
+    const html = await renderMarkdown(
+      '[a](javascript:alert(1)) [b](JaVaScRiPt:alert(1)) [c](data:text/html;base64,PHNjcmlwdD4=) [d](vbscript:msgbox) ' +
+        '[ok](https://example.com/x?y=1&z=2) [rel](docs/plan.md) <https://auto.example>\n\n![pic](data:image/png;base64,AAAA)',
+    );
+    expect(html).not.toMatch(/javascript:|data:|vbscript:/i);
+    expect(html).toContain('<a href="https://example.com/x?y=1&#x26;z=2" rel="nofollow noopener noreferrer">ok</a>');
+    expect(html).toContain('<a href="docs/plan.md" rel="nofollow noopener noreferrer">rel</a>');
+    expect(html).toContain('<a href="https://auto.example" rel="nofollow noopener noreferrer">https://auto.example</a>');
+    expect(html).toContain('<span class="md-image-removed">[image: pic]</span>');
+    expect(html).not.toContain('<img');
+  });
+
+  it('turns remote images into links and keeps relative ones', async () => {
+    const html = await renderMarkdown('![chart](https://cdn.example/c.png)\n\n![local](media/shot.png)\n\n[![badge](https://x.example/b.svg)](https://x.example)');
+    expect(html).toContain(
+      '<a href="https://cdn.example/c.png" rel="nofollow noopener noreferrer" class="md-remote-image">[image: chart] https://cdn.example/c.png</a>',
+    );
+    expect(html).toContain('<img src="media/shot.png" alt="local" loading="lazy">');
+    expect(html).toContain('<a href="https://x.example" rel="nofollow noopener noreferrer"><span class="md-remote-image">[image: badge] https://x.example/b.svg</span></a>');
+    expect(html).not.toContain('<img src="http');
+  });
+
+  it('highlights fenced code from its text, escaped, and keeps inline code', async () => {
+    const html = await renderMarkdown('Run `npm <x>`:\n\n```ts\nconst a = "</pre><script>alert(1)</script>";\n```\n\n```\nplain <b>\n```');
+    expect(html).toContain('<code>npm &#x3C;x></code>');
+    expect(html).toContain('<pre class="code-block" data-lang="typescript"><code><span class="line"><span class="sl-d73a49 sd-f97583">const</span>');
+    expect(html).not.toMatch(/<script/);
+    expect(html).toContain('&lt;/pre&gt;&lt;script&gt;');
+    expect(html).toContain('<pre class="code-block" data-lang="text"><code><span class="line">plain &lt;b&gt;</span></code></pre>');
+  });
+
+  it('returns the same HTML from its cache and an empty string for empty input', async () => {
+    const text = '## Same\n\n```py\nprint(1)\n```';
+    expect(await renderMarkdown(text)).toBe(await renderMarkdown(text));
+    expect(await renderMarkdown('  \n')).toBe('');
+  });
+});
