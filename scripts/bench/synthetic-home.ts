@@ -340,9 +340,14 @@ function tellStory(rng: Rng, text: TextGen, target: number, start: number, works
     return new Date(time).toISOString().replace(/\.\d{3}Z$/, 'Z');
   };
   const header = (t: string) => `Created At: ${t}\nCompleted At: ${t}\n`;
+  // The latest record written at each index: after a rewind, a new step of the same source and type right after a
+  // RUNNING one would read as its rewrite (merge rule 2), so such an index is skipped (gaps are normal anyway).
+  const latest = new Map<number, StepRecord>();
   const push = (rec: Omit<StepRecord, 'step_index' | 'created_at'>): StepRecord => {
+    for (let prev = latest.get(idx); prev && prev.status === 'RUNNING' && prev.source === rec.source && prev.type === rec.type; prev = latest.get(idx)) idx++;
     const full: StepRecord = { step_index: idx, source: rec.source, type: rec.type, status: rec.status, created_at: stamp(), ...rec };
     records.push(full);
+    latest.set(idx, full);
     entries++;
     // Missing indices inside the range are the rule in real files (44 of 47).
     idx += rng.chance(0.02) ? 2 : 1;
@@ -416,7 +421,9 @@ function tellStory(rng: Rng, text: TextGen, target: number, start: number, works
           });
           taskLogs.set(taskId, result.output ?? '');
           if (rng.chance(0.6)) {
-            records.push({ ...running, status: 'DONE', content: result.content, exit_code: 0 });
+            const done: StepRecord = { ...running, status: 'DONE', content: result.content, exit_code: 0 };
+            records.push(done);
+            latest.set(done.step_index, done);
             runningRewrites++;
           }
         } else {
