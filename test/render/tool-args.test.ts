@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import type { ToolCall } from '../../src/lib/brain/types.ts';
+import { argBoolean, argNumber, argString, describeToolCall, replacementChunks } from '../../src/lib/render/tool-args.ts';
+
+const call = (name: string, args: Record<string, unknown>, truncatedArgs: string[] = []): ToolCall => ({ name, args, truncatedArgs });
+
+describe('describeToolCall', () => {
+  it('reads the labels and subject of a real run_command', () => {
+    expect(
+      describeToolCall(
+        call('run_command', {
+          CommandLine: 'npm run build',
+          Cwd: '/Users/u/Documents/proj',
+          WaitMsBeforeAsync: 5000,
+          toolAction: 'Building the project',
+          toolSummary: 'Project build',
+        }),
+      ),
+    ).toEqual({
+      view: 'command',
+      title: 'Run command',
+      summary: 'Project build',
+      action: 'Building the project',
+      subject: 'npm run build',
+      language: 'shellscript',
+    });
+  });
+
+  it('picks the language of the file written or edited', () => {
+    expect(describeToolCall(call('write_to_file', { TargetFile: '/p/src/App.tsx', CodeContent: 'x' })).language).toBe('tsx');
+    expect(describeToolCall(call('replace_file_content', { TargetFile: '/p/Dockerfile' })).language).toBe('docker');
+    expect(describeToolCall(call('view_file', { AbsolutePath: '/p/notes' })).language).toBe('text');
+  });
+
+  it('describes MCP and subagent calls and falls back to generic for unknown tools', () => {
+    expect(describeToolCall(call('call_mcp_tool', { ServerName: 'firebase', ToolName: 'deploy' })).subject).toBe('firebase / deploy');
+    expect(describeToolCall(call('invoke_subagent', { Subagents: [{}, {}] })).subject).toBe('2 subagents');
+    expect(describeToolCall(call('brand_new_tool', { toolSummary: 7, x: 1 }))).toEqual({ view: 'generic', title: 'brand_new_tool' });
+    expect(describeToolCall(call('toString', {})).view).toBe('generic');
+  });
+});
+
+describe('argument getters', () => {
+  it('accept only the right types, and the string forms compact records used', () => {
+    const args = { s: 'x', n: 40, ns: '41', b: true, bs: 'false', o: { a: 1 } };
+    expect([argString(args, 's'), argString(args, 'n'), argString(null, 's'), argString('x', 'length')]).toEqual(['x', undefined, undefined, undefined]);
+    expect([argNumber(args, 'n'), argNumber(args, 'ns'), argNumber(args, 's')]).toEqual([40, 41, undefined]);
+    expect([argBoolean(args, 'b'), argBoolean(args, 'bs'), argBoolean(args, 'o')]).toEqual([true, false, undefined]);
+  });
+});
+
+describe('replacementChunks', () => {
+  it('gives the chunks of single and multi replace calls, and none for cut values', () => {
+    expect(
+      replacementChunks(call('replace_file_content', { TargetContent: 'a', ReplacementContent: 'b', StartLine: 40, EndLine: 42, AllowMultiple: false })),
+    ).toEqual([{ targetContent: 'a', replacementContent: 'b', startLine: 40, endLine: 42, allowMultiple: false }]);
+    expect(
+      replacementChunks(
+        call('multi_replace_file_content', {
+          ReplacementChunks: [{ TargetContent: 'x', ReplacementContent: 'y', StartLine: 3 }, 'junk', { TargetContent: 'only' }],
+        }),
+      ),
+    ).toEqual([{ targetContent: 'x', replacementContent: 'y', startLine: 3 }]);
+    expect(replacementChunks(call('multi_replace_file_content', { ReplacementChunks: '[{"TargetContent":"x\n<truncated 99 bytes>' }, ['ReplacementChunks']))).toEqual([]);
+  });
+});
