@@ -15,6 +15,8 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   bundledLanguagesInfo,
+  type BundledLanguage,
+  type BundledTheme,
   createHighlighter,
   createJavaScriptRegexEngine,
   createOnigurumaEngine,
@@ -258,7 +260,7 @@ function mergeThemes(light: ThemeRegistrationRaw, dark: ThemeRegistrationRaw): D
       type: 'light',
       colors: { 'editor.foreground': `#${defaultCode}`, 'editor.background': '#ffffff' },
       tokenColors: rules,
-    } as ThemeRegistrationRaw,
+    } as unknown as ThemeRegistrationRaw,
   };
 }
 
@@ -439,10 +441,10 @@ async function tokenizeLines(lines: string[], lang: string): Promise<string[]> {
   const text = lines.join('\n');
   const tokens: ThemedTokenWithVariants[][] = DUAL && !forceTwoPasses
     ? highlighter
-        .codeToTokensBase(text, { lang, theme: DUAL.theme.name!, tokenizeMaxLineLength: MAX_TOKENIZED_LINE })
+        .codeToTokensBase(text, { lang: lang as BundledLanguage, theme: DUAL.theme.name as BundledTheme, tokenizeMaxLineLength: MAX_TOKENIZED_LINE })
         .map((line) => line.map((token) => splitDualToken(token, DUAL)))
     : highlighter.codeToTokensWithThemes(text, {
-        lang,
+        lang: lang as BundledLanguage,
         themes: { light: HIGHLIGHT_THEMES.light, dark: HIGHLIGHT_THEMES.dark },
         tokenizeMaxLineLength: MAX_TOKENIZED_LINE,
       });

@@ -42,7 +42,7 @@ function textOf(node: Element | ElementContent | RootContent): string {
 
 function codeLanguage(code: Element): string {
   const classes = code.properties.className;
-  const list = Array.isArray(classes) ? classes : typeof classes === 'string' ? classes.split(' ') : [];
+  const list: unknown[] = Array.isArray(classes) ? classes : typeof classes === 'string' ? String(classes).split(' ') : [];
   for (const c of list) if (typeof c === 'string' && c.startsWith('language-')) return c.slice('language-'.length);
   return 'text';
 }
