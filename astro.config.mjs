@@ -1,0 +1,26 @@
+// Integrations and build settings only; no logic. Env: ARCHIVE_BASE (sub-path), ARCHIVE_OUT_DIR (default dist),
+// ARCHIVE_CACHE_DIR (default node_modules/.cache/agy-archive; Astro's cache lives in its `astro/` folder).
+import path from 'node:path';
+import { defineConfig } from 'astro/config';
+import mdx from '@astrojs/mdx';
+import { pagefind } from './src/integrations/pagefind.ts';
+
+const cacheRoot = path.resolve(process.env.ARCHIVE_CACHE_DIR || 'node_modules/.cache/agy-archive');
+
+export default defineConfig({
+  base: process.env.ARCHIVE_BASE || '/',
+  outDir: process.env.ARCHIVE_OUT_DIR || 'dist',
+  cacheDir: path.join(cacheRoot, 'astro'),
+  trailingSlash: 'ignore',
+  build: {
+    format: 'directory',
+    // A strict CSP (style-src 'self') blocks inline <style>: every stylesheet is a file.
+    inlineStylesheets: 'never',
+  },
+  vite: {
+    // Never inline small scripts (script-src 'self' blocks inline <script>).
+    build: { assetsInlineLimit: 0 },
+  },
+  devToolbar: { enabled: false },
+  integrations: [mdx(), pagefind()],
+});

@@ -1,0 +1,38 @@
+/**
+ * Step bodies at render time. The content store holds only summaries; a page that needs a session's bodies asks
+ * here by id. The session is read again through the reader and the redactor (the same way the loader did) and
+ * kept in a small LRU: the pages of one session render one after another, so a handful of entries is enough.
+ */
+import { readSession } from '../brain/index.ts';
+import type { Session } from '../brain/types.ts';
+import { redactSession } from '../redact/index.ts';
+import type { SessionRefData } from './schemas.ts';
+
+/** Sessions kept in memory at once. */
+export const DETAIL_CACHE_SIZE = 4;
+
+const cache = new Map<string, Promise<Session>>();
+
+/** The full, redacted session for `ref`, cached (least recently used evicted). */
+export function getSessionDetail(ref: SessionRefData, redactionEnabled: boolean): Promise<Session> {
+  const key = `${ref.dir}\0${redactionEnabled}`;
+  const hit = cache.get(key);
+  if (hit) {
+    cache.delete(key);
+    cache.set(key, hit);
+    return hit;
+  }
+  const pending = (async () => {
+    const session = await readSession(ref);
+    return (await redactSession(session, { enabled: redactionEnabled })).session;
+  })();
+  // A failed read must not stay cached.
+  pending.catch(() => cache.delete(key));
+  cache.set(key, pending);
+  while (cache.size > DETAIL_CACHE_SIZE) {
+    const oldest = cache.keys().next().value;
+    if (oldest === undefined) break;
+    cache.delete(oldest);
+  }
+  return pending;
+}

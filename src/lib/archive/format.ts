@@ -1,0 +1,56 @@
+/** Formatting of times, durations and sizes for pages. Deterministic (UTC), so builds do not depend on TZ. */
+
+/** `2025-11-20 09:22:31 UTC`, or the input as given when it is not a date. */
+export function formatUtc(iso: string | undefined): string {
+  if (!iso) return '';
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  return `${d.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+}
+
+/** `09:22:31` (UTC), for timeline rows. */
+export function formatClock(iso: string | undefined): string {
+  if (!iso) return '';
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : d.toISOString().slice(11, 19);
+}
+
+/** `2025-11-20` (UTC day), for grouping. */
+export function dayOf(iso: string): string {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? 'unknown date' : d.toISOString().slice(0, 10);
+}
+
+/** `1 h 02 min`, `3 min 05 s`, `12 s`. */
+export function formatDuration(ms: number | undefined): string {
+  if (ms === undefined || !Number.isFinite(ms) || ms < 0) return '';
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s} s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m} min ${String(s % 60).padStart(2, '0')} s`;
+  const h = Math.floor(m / 60);
+  return `${h} h ${String(m % 60).padStart(2, '0')} min`;
+}
+
+/** `1.2 MB`, `340 B`. */
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
+  return `${(n / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/** A value from a record (string or anything else) as display text. */
+export function displayValue(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'string') return value;
+  try {
+    return JSON.stringify(value, null, 2) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+/** A value safe to put in a `data-pagefind-filter="key:value"` attribute (no commas, one line, bounded). */
+export function filterValue(value: string): string {
+  return value.replace(/[,\r\n]+/g, ' ').trim().slice(0, 200) || 'unknown';
+}

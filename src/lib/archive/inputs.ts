@@ -1,0 +1,63 @@
+/**
+ * Which brain roots to read and how: from the environment, falling back to the demo home shipped in `fixtures/demo`
+ * when nothing is found, so `npm run build` on a machine without Antigravity history still shows what the site is.
+ */
+import path from 'node:path';
+import { discoverSessions, discoveryOptionsFromEnv } from '../brain/index.ts';
+import type { Discovery } from '../brain/types.ts';
+import { redactionEnabledFromEnv } from '../redact/index.ts';
+
+/** The demo GEMINI_HOME, relative to the project root. */
+export const DEMO_HOME = 'fixtures/demo';
+
+/** What the build reads and how. */
+export interface ArchiveInputs {
+  discovery: Discovery;
+  /** True when no root was found and the demo home is used instead. */
+  isDemo: boolean;
+  /** False when ARCHIVE_REDACT=off. */
+  redactionEnabled: boolean;
+  /** How the inputs were chosen, for people. */
+  description: string;
+}
+
+/** Notices for the console (the loader passes Astro's logger). */
+export interface ArchiveLog {
+  info(message: string): void;
+  warn(message: string): void;
+}
+
+/** Plain console output, for command-line use outside Astro. */
+export const consoleLog: ArchiveLog = {
+  info: (m) => console.log(m),
+  warn: (m) => console.warn(m),
+};
+
+/**
+ * Discover sessions as the environment says (BRAIN_ROOTS, else GEMINI_HOME, else ~/.gemini). With no root found,
+ * discover the demo home instead and say so.
+ */
+export async function resolveArchiveInputs(
+  projectRoot: string,
+  env: NodeJS.ProcessEnv = process.env,
+  log: ArchiveLog = consoleLog,
+): Promise<ArchiveInputs> {
+  const redactionEnabled = redactionEnabledFromEnv(env);
+  if (!redactionEnabled) {
+    log.warn('!!! ARCHIVE_REDACT=off: secret redaction is DISABLED. Secrets in transcripts will be published as-is. !!!');
+  }
+  const options = discoveryOptionsFromEnv(env);
+  const description = options.brainRoots
+    ? `BRAIN_ROOTS=${options.brainRoots.join(':')}`
+    : `GEMINI_HOME=${options.geminiHome ?? '~/.gemini'}`;
+  const discovery = await discoverSessions(options);
+  if (discovery.roots.length > 0) return { discovery, isDemo: false, redactionEnabled, description };
+
+  const demoHome = path.resolve(projectRoot, DEMO_HOME);
+  log.warn(
+    `No brain folder found (${description}). Building the DEMO archive from ${DEMO_HOME}; ` +
+      'set GEMINI_HOME or BRAIN_ROOTS to archive real sessions.',
+  );
+  const demo = await discoverSessions({ geminiHome: demoHome });
+  return { discovery: demo, isDemo: true, redactionEnabled, description: `demo (${DEMO_HOME}); ${description} had no brain folder` };
+}

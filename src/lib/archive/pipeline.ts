@@ -1,0 +1,98 @@
+/**
+ * Reading sessions for the content store: each one read, redacted and summarised, with bounded concurrency and
+ * progress on the console. The Astro loader is a thin layer over this (it decides which sessions changed).
+ */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import pLimit from 'p-limit';
+import { readSession } from '../brain/index.ts';
+import type { SessionRef } from '../brain/types.ts';
+import { redactSession } from '../redact/index.ts';
+import type { ArchiveLog } from './inputs.ts';
+import type { SessionSummary } from './schemas.ts';
+import { summariseSession } from './summarise.ts';
+
+/** Sessions read at once: reading is I/O and JSON parsing; more than a few only raises peak memory. */
+export const READ_CONCURRENCY = 4;
+
+/** Read, redact and summarise one session. Never throws for bad data (the reader records problems). */
+export async function readSessionSummary(ref: SessionRef, redactionEnabled: boolean): Promise<SessionSummary> {
+  const session = await readSession(ref);
+  const { session: clean, redactions } = await redactSession(session, { enabled: redactionEnabled });
+  return summariseSession(clean, redactions, redactionEnabled, {
+    id: ref.id,
+    product: ref.product,
+    root: ref.root,
+    dir: ref.dir,
+    mtimeMs: ref.mtimeMs,
+    ctimeMs: ref.ctimeMs,
+  });
+}
+
+/**
+ * Every file under a session folder with its size and mtime, sorted: the part of a content digest that changes
+ * when anything on disk changes. Symlinks are listed as links (never followed).
+ */
+export async function sessionFingerprint(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  async function walk(rel: string): Promise<void> {
+    let entries: import('node:fs').Dirent[];
+    try {
+      entries = await fs.readdir(path.join(dir, rel), { withFileTypes: true });
+    } catch {
+      out.push(`${rel}/?`);
+      return;
+    }
+    for (const e of entries) {
+      const childRel = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) {
+        await walk(childRel);
+        continue;
+      }
+      try {
+        const st = await fs.lstat(path.join(dir, childRel));
+        out.push(`${childRel}\t${st.size}\t${Math.trunc(st.mtimeMs)}`);
+      } catch {
+        out.push(`${childRel}\t?`);
+      }
+    }
+  }
+  await walk('');
+  return out.sort();
+}
+
+/** Progress on the console while reading: "read 120/480 sessions", about every 10% and at the end. */
+export function progressReporter(total: number, log: ArchiveLog): () => void {
+  let done = 0;
+  const every = Math.max(1, Math.ceil(total / 10));
+  return () => {
+    done++;
+    if (done % every === 0 || done === total) log.info(`read ${done}/${total} sessions`);
+  };
+}
+
+/** Run `work` over `items` with at most `concurrency` at once; results in input order. */
+export async function mapBounded<T, R>(items: T[], concurrency: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const limit = pLimit(concurrency);
+  return Promise.all(items.map((item) => limit(() => work(item))));
+}
+
+/** Totals for the closing console line. */
+export interface BuildTotals {
+  sessions: number;
+  read: number;
+  skipped: number;
+  steps: number;
+  problems: number;
+  redactions: number;
+  ms: number;
+}
+
+/** The closing console summary. */
+export function formatTotals(t: BuildTotals): string {
+  return (
+    `archive: ${t.sessions} sessions (${t.read} read, ${t.skipped} unchanged), ${t.steps} steps, ` +
+    `${t.problems} problems, ${t.redactions} redactions in ${(t.ms / 1000).toFixed(1)} s` +
+    (t.problems > 0 ? ' (every problem is listed on /report/)' : '')
+  );
+}

@@ -1,0 +1,207 @@
+/**
+ * The shapes of what the content store holds, in one place. Strict: these are the cleaned, lean records the pages
+ * use (never step bodies: issue 3 measured a store holding bodies running out of memory at 100k steps). Plain zod
+ * from `astro/zod` so the pipeline can use the inferred types without any `astro:*` import.
+ */
+import { z } from 'astro/zod';
+
+/** Where a problem was found; mirrors the reader's `Problem`. */
+export const ProblemSchema = z.object({
+  /** The reader's problem kind (`bad-line`, `unreadable`, …). */
+  kind: z.string(),
+  /** Session UUID; absent for root-level problems. */
+  sessionId: z.string().optional(),
+  /** Path relative to the session folder (or the root as given, for root-level problems). */
+  file: z.string(),
+  /** 1-based line number for line-oriented files. */
+  line: z.number().optional(),
+  /** What went wrong, for people. */
+  message: z.string(),
+});
+
+/** One redaction the redactor made; never the secret itself. */
+export const RedactionSchema = z.object({
+  /** Session UUID. */
+  sessionId: z.string(),
+  /** Step key when the secret was in a step. */
+  stepKey: z.string().optional(),
+  /** Which field (e.g. `content`, `tool_calls[0].args.CommandLine`, `artifact`). */
+  where: z.string(),
+  /** File relative to the session folder, when known. */
+  file: z.string().optional(),
+  /** Secret kind, e.g. `github-token`. */
+  kind: z.string(),
+  /** How many replacements. */
+  count: z.number(),
+});
+
+/** The session folder as discovered, so render time can read the bodies again. Never published. */
+export const SessionRefSchema = z.object({
+  /** Folder name (UUID). */
+  id: z.string(),
+  /** Product folder name. */
+  product: z.string(),
+  /** Absolute path of the brain root. */
+  root: z.string(),
+  /** Absolute path of the session folder. */
+  dir: z.string(),
+  /** Newest top-level mtime (tie-break between roots). */
+  mtimeMs: z.number(),
+  /** Folder ctime (last fallback for the start time). */
+  ctimeMs: z.number(),
+});
+
+/** One row of a session's timeline: everything list views and routing need, nothing more. */
+export const StepRowSchema = z.object({
+  /** URL key: `step_index`, or `<step_index>-<k>` after a rewind. */
+  key: z.string(),
+  /** `step_index` as recorded. */
+  index: z.number(),
+  /** 0-based position in the merged timeline. */
+  position: z.number(),
+  /** Step type as recorded (`RUN_COMMAND`, …). */
+  type: z.string(),
+  /** Status as recorded (`DONE`, `ERROR`, …). */
+  status: z.string(),
+  /** `USER_EXPLICIT`, `MODEL`, `SYSTEM`, … */
+  source: z.string(),
+  /** ISO timestamp, when recorded. */
+  createdAt: z.string().optional(),
+  /** Tool names of the step's calls, in order. */
+  tools: z.array(z.string()),
+  /** One line saying what the step did (bounded length). */
+  summary: z.string(),
+  /** True for ERROR_MESSAGE steps, ERROR status, or an `error` field. */
+  error: z.boolean(),
+});
+
+/** A root artifact, lean: the page reads the text at render time. */
+export const ArtifactRowSchema = z.object({
+  /** File name at the session root, e.g. `implementation_plan.md`. */
+  name: z.string(),
+  /** URL-safe key derived from the name (unique within the session). */
+  slug: z.string(),
+  /** Metadata summary (first line kept short). */
+  summary: z.string().optional(),
+  /** Metadata `updatedAt`. */
+  updatedAt: z.string().optional(),
+  /** Metadata `artifactType`. */
+  artifactType: z.string().optional(),
+  /** True when a Markdown document exists (otherwise only metadata). */
+  hasText: z.boolean(),
+  /** Number of `.resolved*` versions. */
+  versions: z.number(),
+});
+
+/** A file the user uploaded; only raster images get a URL. */
+export const UploadRowSchema = z.object({
+  /** Relative path inside the session folder. */
+  file: z.string(),
+  /** File name. */
+  name: z.string(),
+  /** Bytes. */
+  size: z.number(),
+  /** Media type guessed from the extension. */
+  mediaType: z.string(),
+  /** Published file name (`<n>.<ext>`) for raster images; absent when not served (SVG, other files). */
+  served: z.string().optional(),
+});
+
+/** One session, lean: header fields, timeline rows, artifacts, uploads, problems and redactions. */
+export const SessionSchema = z.object({
+  /** UUID. */
+  id: z.string(),
+  /** First 8 characters of the UUID (the `/s/<prefix>/` short link). */
+  prefix: z.string(),
+  /** Product folder name. */
+  product: z.string(),
+  /** Title derived by the reader. */
+  title: z.string(),
+  /** First request (bounded). */
+  request: z.string().optional(),
+  /** Last model selected. */
+  model: z.string().optional(),
+  /** Local time as recorded in the transcript (keeps its offset). */
+  localTime: z.string().optional(),
+  /** Workspace folder. */
+  workspace: z.string().optional(),
+  /** Start (ISO, UTC). */
+  createdAt: z.string(),
+  /** Duration in ms, when timestamps exist. */
+  durationMs: z.number().optional(),
+  /** Timeline entries. */
+  stepCount: z.number(),
+  /** Tool calls. */
+  toolCallCount: z.number(),
+  /** Error steps. */
+  errorCount: z.number(),
+  /** Tool calls by name. */
+  toolCounts: z.record(z.string(), z.number()),
+  /** Messages (`messages/*.json`). */
+  messageCount: z.number(),
+  /** Task logs (`tasks/*.log`). */
+  taskLogCount: z.number(),
+  /** Timeline rows, in timeline order. Kept inside the session entry (see content.config.ts for why). */
+  steps: z.array(StepRowSchema),
+  /** Root artifacts. */
+  artifacts: z.array(ArtifactRowSchema),
+  /** Uploads. */
+  uploads: z.array(UploadRowSchema),
+  /** Transcript files read. */
+  transcriptFiles: z.array(z.string()),
+  /** Every problem found while reading this session. */
+  problems: z.array(ProblemSchema),
+  /** Every redaction made in this session. */
+  redactions: z.array(RedactionSchema),
+  /** Whether redaction ran for this entry (render time must redact the same way). */
+  redacted: z.boolean(),
+  /** Where the folder is, for render-time reads. Never shown on a page. */
+  ref: SessionRefSchema,
+});
+
+/** A brain root scanned. */
+export const RootSchema = z.object({
+  /** Absolute path (shown on /report/ only). */
+  path: z.string(),
+  /** Product folder name. */
+  product: z.string(),
+});
+
+/** A copy of a session that lost the tie-break. */
+export const ShadowedSchema = z.object({
+  /** UUID. */
+  id: z.string(),
+  /** Folder of the copy not used. */
+  shadowedDir: z.string(),
+  /** Folder of the copy used. */
+  winnerDir: z.string(),
+});
+
+/** The single `archive` entry: what the build looked at, for /report/ and the banners. */
+export const ArchiveSchema = z.object({
+  /** True when no root was found and the demo home was used. */
+  isDemo: z.boolean(),
+  /** False when ARCHIVE_REDACT=off. */
+  redactionEnabled: z.boolean(),
+  /** How inputs were chosen, for people (e.g. `GEMINI_HOME=/home/me/.gemini`). */
+  inputs: z.string(),
+  /** Brain roots scanned. */
+  roots: z.array(RootSchema),
+  /** Sessions discovered (one per UUID). */
+  sessionsFound: z.number(),
+  /** Shadowed copies. */
+  shadowed: z.array(ShadowedSchema),
+  /** Root-level problems from discovery. */
+  problems: z.array(ProblemSchema),
+  /** ISO time of the build. */
+  builtAt: z.string(),
+});
+
+export type ProblemRow = z.infer<typeof ProblemSchema>;
+export type RedactionRow = z.infer<typeof RedactionSchema>;
+export type StepRow = z.infer<typeof StepRowSchema>;
+export type ArtifactRow = z.infer<typeof ArtifactRowSchema>;
+export type UploadRow = z.infer<typeof UploadRowSchema>;
+export type SessionSummary = z.infer<typeof SessionSchema>;
+export type ArchiveInfo = z.infer<typeof ArchiveSchema>;
+export type SessionRefData = z.infer<typeof SessionRefSchema>;

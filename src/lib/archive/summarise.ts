@@ -1,0 +1,98 @@
+/**
+ * Turn a read (and redacted) session into the lean summary the content store keeps: header fields and one row per
+ * step, never a step body. Bodies are read again by id at render time (see `detail.ts`).
+ */
+import type { Session, Upload } from '../brain/types.ts';
+import type { Redaction } from '../redact/index.ts';
+import type { ArtifactRow, SessionSummary, UploadRow } from './schemas.ts';
+import { isErrorStep, oneLine, stepSummary } from './step-summary.ts';
+
+/** Longest request text kept in the store (the step page shows the whole text). */
+const REQUEST_MAX = 2_000;
+
+/** Raster types a browser shows with `<img>`, by media type → published extension. SVG is deliberately absent. */
+const RASTER: Record<string, string> = {
+  'image/png': 'png',
+  'image/jpeg': 'jpg',
+  'image/gif': 'gif',
+  'image/webp': 'webp',
+  'image/avif': 'avif',
+  'image/bmp': 'bmp',
+};
+
+/** The published file name of an upload, or undefined when it is not served (not a raster image). */
+export function servedUploadName(upload: Upload, position: number): string | undefined {
+  const ext = RASTER[upload.mediaType.toLowerCase()];
+  return upload.isImage && ext ? `${position}.${ext}` : undefined;
+}
+
+/** URL-safe, unique-within-session keys for artifact names. */
+export function artifactSlugs(names: string[]): string[] {
+  const seen = new Set<string>();
+  return names.map((name) => {
+    const base = name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[.-]+/, '') || 'artifact';
+    let slug = base;
+    for (let n = 2; seen.has(slug); n++) slug = `${base}-${n}`;
+    seen.add(slug);
+    return slug;
+  });
+}
+
+/** The lean summary of one session. */
+export function summariseSession(session: Session, redactions: Redaction[], redacted: boolean, ref: SessionSummary['ref']): SessionSummary {
+  const { meta } = session;
+  const slugs = artifactSlugs(session.artifacts.map((a) => a.name));
+  const artifacts: ArtifactRow[] = session.artifacts.map((a, i) => ({
+    name: a.name,
+    slug: slugs[i] ?? a.name,
+    summary: a.metadata?.summary !== undefined ? oneLine(a.metadata.summary, 300) : undefined,
+    updatedAt: a.metadata?.updatedAt,
+    artifactType: a.metadata?.artifactType,
+    hasText: a.text !== undefined,
+    versions: a.versions.length,
+  }));
+  const uploads: UploadRow[] = session.uploads.map((u, i) => ({
+    file: u.file,
+    name: u.name,
+    size: u.size,
+    mediaType: u.mediaType,
+    served: servedUploadName(u, i),
+  }));
+  return {
+    id: session.id,
+    prefix: session.id.slice(0, 8),
+    product: session.product,
+    title: oneLine(meta.title, 200) || session.id,
+    request: meta.request !== undefined ? meta.request.slice(0, REQUEST_MAX) : undefined,
+    model: meta.model,
+    localTime: meta.localTime,
+    workspace: meta.workspace,
+    createdAt: meta.createdAt,
+    durationMs: meta.durationMs,
+    stepCount: meta.stepCount,
+    toolCallCount: meta.toolCallCount,
+    errorCount: meta.errorCount,
+    toolCounts: meta.toolCounts,
+    messageCount: session.messages.length,
+    taskLogCount: session.taskLogs.length,
+    steps: session.steps.map((s) => ({
+      key: s.key,
+      index: s.index,
+      position: s.position,
+      type: s.type,
+      status: s.status,
+      source: s.source,
+      createdAt: s.createdAt,
+      tools: s.toolCalls.map((c) => c.name),
+      summary: stepSummary(s),
+      error: isErrorStep(s),
+    })),
+    artifacts,
+    uploads,
+    transcriptFiles: session.transcriptFiles,
+    problems: session.problems.map((p) => ({ ...p })),
+    redactions: redactions.map((r) => ({ ...r })),
+    redacted,
+    ref,
+  };
+}

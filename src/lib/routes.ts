@@ -1,0 +1,83 @@
+/**
+ * The routing module: reads the collections once and yields every route's paths, so each page's `getStaticPaths`
+ * is a one-liner over it. Paths come out session by session, in timeline order, so the render-time session cache
+ * (`getSessionDetail`) sees the pages of one session one after another.
+ */
+import { getCollection, getEntry } from 'astro:content';
+import type { ArchiveInfo, ArtifactRow, SessionSummary, StepRow, UploadRow } from './archive/schemas.ts';
+
+let sessionsOnce: Promise<SessionSummary[]> | undefined;
+
+/** Every session summary, newest first. */
+export function allSessions(): Promise<SessionSummary[]> {
+  sessionsOnce ??= getCollection('sessions').then((entries) =>
+    entries.map((e) => e.data as SessionSummary).sort(newestFirst),
+  );
+  return sessionsOnce;
+}
+
+function newestFirst(a: SessionSummary, b: SessionSummary): number {
+  return a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : a.id.localeCompare(b.id);
+}
+
+const EMPTY_ARCHIVE: ArchiveInfo = {
+  isDemo: false,
+  redactionEnabled: true,
+  inputs: '',
+  roots: [],
+  sessionsFound: 0,
+  shadowed: [],
+  problems: [],
+  builtAt: new Date(0).toISOString(),
+};
+
+/** The build's `archive` entry (roots, flags, root-level problems). */
+export async function archiveInfo(): Promise<ArchiveInfo> {
+  const entry = await getEntry('archive', 'archive');
+  return (entry?.data as ArchiveInfo | undefined) ?? EMPTY_ARCHIVE;
+}
+
+/** `/sessions/<id>/` */
+export async function sessionPaths() {
+  return (await allSessions()).map((session) => ({ params: { id: session.id }, props: { session } }));
+}
+
+/** `/sessions/<id>/steps/<key>/`, with the neighbouring rows for prev/next. */
+export async function stepPaths() {
+  return (await allSessions()).flatMap((session) =>
+    session.steps.map((row: StepRow, i: number) => ({
+      params: { id: session.id, key: row.key },
+      props: { session, row, prev: session.steps[i - 1], next: session.steps[i + 1] },
+    })),
+  );
+}
+
+/** `/sessions/<id>/artifacts/<slug>/` */
+export async function artifactPaths() {
+  return (await allSessions()).flatMap((session) =>
+    session.artifacts.map((artifact: ArtifactRow) => ({
+      params: { id: session.id, slug: artifact.slug },
+      props: { session, artifact },
+    })),
+  );
+}
+
+/** `/sessions/<id>/uploads/<n>.<ext>` for raster images only. */
+export async function uploadPaths() {
+  return (await allSessions()).flatMap((session) =>
+    session.uploads
+      .filter((u: UploadRow) => u.served !== undefined)
+      .map((upload: UploadRow) => ({ params: { id: session.id, file: upload.served as string }, props: { session, upload } })),
+  );
+}
+
+/** `/s/<prefix>/`: every session's 8-character prefix, with all sessions sharing it. */
+export async function shortLinkPaths() {
+  const byPrefix = new Map<string, SessionSummary[]>();
+  for (const s of await allSessions()) {
+    const list = byPrefix.get(s.prefix) ?? [];
+    list.push(s);
+    byPrefix.set(s.prefix, list);
+  }
+  return [...byPrefix].map(([prefix, sessions]) => ({ params: { prefix }, props: { prefix, sessions } }));
+}

@@ -1,0 +1,47 @@
+/**
+ * The one module that builds every link of the site, base-path aware (`ARCHIVE_BASE` → Astro `base` →
+ * `import.meta.env.BASE_URL`). Pages never write a path by hand: a change to the URL layout happens here.
+ * Every page URL ends in `/` (Astro's directory build format); files (uploads, assets) do not.
+ */
+
+/** The site's base path without a trailing slash (`''` at the root). */
+function basePath(): string {
+  const raw = (import.meta.env?.BASE_URL as string | undefined) ?? '/';
+  return raw.replace(/\/+$/, '');
+}
+
+/** Join the base and path segments; each segment is URI-encoded. */
+function page(...segments: string[]): string {
+  const rest = segments.map((s) => encodeURIComponent(s)).join('/');
+  return `${basePath()}/${rest}${rest ? '/' : ''}`;
+}
+
+function file(...segments: string[]): string {
+  return `${basePath()}/${segments.map((s) => encodeURIComponent(s)).join('/')}`;
+}
+
+/** Every link the site builds. */
+export const urls = {
+  home: (): string => page(),
+  session: (id: string): string => page('sessions', id),
+  step: (id: string, key: string): string => page('sessions', id, 'steps', key),
+  artifact: (id: string, slug: string): string => page('sessions', id, 'artifacts', slug),
+  /** A published upload (`served` is the `<n>.<ext>` file name from the summary). */
+  upload: (id: string, served: string): string => file('sessions', id, 'uploads', served),
+  shortLink: (prefix: string): string => page('s', prefix),
+  search: (query?: string): string => page('search') + (query ? `?q=${encodeURIComponent(query)}` : ''),
+  report: (): string => page('report'),
+  about: (): string => page('about'),
+  /** A file under `public/` or generated at the root (e.g. `pagefind/pagefind-ui.js`). */
+  asset: (rel: string): string => `${basePath()}/${rel.replace(/^\/+/, '')}`,
+  /** The Pagefind bundle folder. */
+  pagefind: (rel = ''): string => `${basePath()}/pagefind/${rel}`,
+  /** Reserved for issue 6: `/audit/<view>/` and `/stats/`. */
+  audit: (view: string): string => page('audit', view),
+  stats: (): string => page('stats'),
+};
+
+/** Anchors inside a session page. */
+export const anchors = {
+  step: (key: string): string => `step-${key}`,
+};
