@@ -47,7 +47,8 @@ interface Occurrence {
   source: string;
   type: string;
   records: RawRecord[];
-  createdAts: Set<string>;
+  /** Every `created_at` of its records (almost always one). */
+  createdAts: string[];
   /** Milliseconds of the first record's `created_at`, NaN without one. */
   time: number;
   valid: boolean;
@@ -123,7 +124,7 @@ function collectOccurrences(records: RawRecord[], transcript: 'compact' | 'full'
     const last = prev?.records[prev.records.length - 1];
     if (prev && last && isRewrite(last, r)) {
       prev.records.push(r);
-      if (r.createdAt) prev.createdAts.add(r.createdAt);
+      if (r.createdAt && !prev.createdAts.includes(r.createdAt)) prev.createdAts.push(r.createdAt);
       continue;
     }
     const occ: Occurrence = {
@@ -132,7 +133,7 @@ function collectOccurrences(records: RawRecord[], transcript: 'compact' | 'full'
       source: r.source,
       type: r.type,
       records: [r],
-      createdAts: new Set(r.createdAt ? [r.createdAt] : []),
+      createdAts: r.createdAt ? [r.createdAt] : [],
       time: r.createdAt ? Date.parse(r.createdAt) : Number.NaN,
       valid: r.valid,
     };
@@ -158,13 +159,11 @@ function pairOccurrences(compact: Occurrence[], full: Occurrence[]): void {
     let match: Occurrence | undefined;
     for (const f of candidates) {
       if (f.pair || f.source !== c.source || f.type !== c.type) continue;
-      if (c.createdAts.size === 0 && f.createdAts.size === 0) {
+      if (c.createdAts.length === 0 && f.createdAts.length === 0) {
         match = f;
         break;
       }
-      let shared = false;
-      for (const t of c.createdAts) if (f.createdAts.has(t)) shared = true;
-      if (shared) {
+      if (c.createdAts.some((t) => f.createdAts.includes(t))) {
         match = f;
         break;
       }
