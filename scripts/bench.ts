@@ -1,0 +1,205 @@
+/**
+ * `npm run bench -- --steps N` (default 100000): write a synthetic GEMINI_HOME of N steps, then measure in one run
+ * (1) the framework floor (Astro with N trivial pages + Pagefind with our integration), (2) our cold build (fresh
+ * cache and out dir), (3) our warm rebuild after adding one session (same cache), each as wall time and peak RSS of
+ * the whole process tree, plus the time to the first search result in headless Chromium. Prints a table and writes
+ * `bench-results.json` at the project root.
+ *
+ * Flags: --steps N, --seed S (1), --keep (keep the work folder), --skip-floor, --skip-search, --cpu-prof (profile
+ * the cold build's Node processes, summary in the results), --query WORD (default `vitest`), --work DIR
+ * (default bench-work/). The same ARCHIVE_MAX_OLD_SPACE_MB heap flag as `npm run build` is used for the floor.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { summariseProfiles, type ProfileSummary } from './bench/cpu-profile.ts';
+import { writeFloorProject } from './bench/floor.ts';
+import { measure, type Measurement } from './bench/measure.ts';
+import { assertChromium, timeFirstSearch, type SearchTiming } from './bench/search.ts';
+import { writeSyntheticHome, writeSyntheticSession } from './bench/synthetic-home.ts';
+
+const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+const { values: flags } = parseArgs({
+  options: {
+    steps: { type: 'string', default: '100000' },
+    seed: { type: 'string', default: '1' },
+    keep: { type: 'boolean', default: false },
+    'skip-floor': { type: 'boolean', default: false },
+    'skip-search': { type: 'boolean', default: false },
+    'cpu-prof': { type: 'boolean', default: false },
+    query: { type: 'string', default: 'vitest' },
+    work: { type: 'string', default: 'bench-work' },
+  },
+});
+
+const steps = Number(flags.steps);
+if (!Number.isInteger(steps) || steps < 1) {
+  console.error(`--steps must be a positive integer, got ${flags.steps}. Hint: npm run bench -- --steps 2000`);
+  process.exit(2);
+}
+if (!flags['skip-search']) {
+  try {
+    assertChromium();
+  } catch (error) {
+    console.error((error as Error).message);
+    process.exit(2);
+  }
+}
+
+const heapMb = Number(process.env.ARCHIVE_MAX_OLD_SPACE_MB) || 8192;
+const work = path.resolve(projectRoot, flags.work, `run-${steps}`);
+const home = path.join(work, 'home');
+const cache = path.join(work, 'cache');
+const out = path.join(work, 'out');
+const floorDir = path.join(work, 'floor');
+const profDir = path.join(work, 'prof');
+rmSync(work, { recursive: true, force: true });
+mkdirSync(work, { recursive: true });
+
+const say = (s: string) => console.log(`[bench] ${s}`);
+const load = () => os.loadavg().map((n) => n.toFixed(2)).join(' ');
+
+say(`writing a synthetic home of ${steps} steps → ${home}`);
+const t0 = performance.now();
+const written = writeSyntheticHome(home, { steps, seed: Number(flags.seed) });
+const homeS = (performance.now() - t0) / 1000;
+say(`${written.sessions.length} sessions, ${(written.bytes / 2 ** 20).toFixed(0)} MiB in ${homeS.toFixed(1)} s`);
+
+/** Env for our build: only our variables, nothing inherited that would change discovery. */
+function buildEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, GEMINI_HOME: home, ARCHIVE_OUT_DIR: out, ARCHIVE_CACHE_DIR: cache, ...extra };
+  delete env.BRAIN_ROOTS;
+  delete env.ARCHIVE_BASE;
+  return env;
+}
+
+function failIfBad(m: Measurement): void {
+  if (m.exitCode === 0) return;
+  const tail = readFileSync(m.log, 'utf8').split('\n').slice(-30).join('\n');
+  console.error(`[bench] ${m.label} failed with exit code ${m.exitCode}. Last lines of ${m.log}:\n${tail}`);
+  process.exit(1);
+}
+
+async function search(dir: string, query: string): Promise<SearchTiming | undefined> {
+  if (flags['skip-search']) return undefined;
+  try {
+    return await timeFirstSearch(dir, query);
+  } catch (error) {
+    say(`search timing failed: ${(error as Error).message}`);
+    return undefined;
+  }
+}
+
+/** Pages written (index.html files) and the search step's own report line, from the build's output. */
+function siteFacts(dir: string, log: string): { pages: number; pagefindLine?: string } {
+  let pages = 0;
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      if (e.isDirectory()) walk(path.join(d, e.name));
+      else if (e.name.endsWith('.html')) pages++;
+    }
+  };
+  if (existsSync(dir)) walk(dir);
+  const pagefindLine = readFileSync(log, 'utf8').split('\n').find((l) => l.includes('search index:'))?.trim();
+  return { pages, pagefindLine };
+}
+
+const loads: Record<string, string> = {};
+let floor: Measurement | undefined;
+let floorSearch: SearchTiming | undefined;
+if (!flags['skip-floor']) {
+  writeFloorProject(floorDir, projectRoot, steps);
+  loads.floor = load();
+  say(`floor: astro build of ${steps} trivial pages + pagefind (load ${loads.floor})`);
+  floor = await measure('floor', process.execPath, [`--max-old-space-size=${heapMb}`, path.join(projectRoot, 'node_modules/astro/bin/astro.mjs'), 'build'], {
+    cwd: floorDir,
+    env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' },
+    logFile: path.join(work, 'floor.log'),
+  });
+  failIfBad(floor);
+  say(`floor: ${floor.wallS} s, tree peak ${floor.peakTreeRssMib} MiB`);
+  floorSearch = await search(path.join(floorDir, 'dist'), 'floor');
+}
+
+loads.cold = load();
+say(`cold build (load ${loads.cold})`);
+const coldEnv = flags['cpu-prof'] ? buildEnv({ NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --cpu-prof --cpu-prof-dir=${profDir}`.trim() }) : buildEnv();
+const cold = await measure('cold', process.execPath, [path.join(projectRoot, 'scripts/build.ts')], {
+  cwd: projectRoot,
+  env: coldEnv,
+  logFile: path.join(work, 'cold.log'),
+});
+failIfBad(cold);
+const coldFacts = siteFacts(out, cold.log);
+say(`cold: ${cold.wallS} s, tree peak ${cold.peakTreeRssMib} MiB, ${coldFacts.pages} pages`);
+const ourSearch = await search(out, flags.query);
+
+const added = writeSyntheticSession(home, { steps: 300, seed: Number(flags.seed) + 1_000_003, product: 'antigravity', dayOffset: 5000 });
+loads.warm = load();
+say(`warm rebuild after adding session ${added.id} (${added.entries} steps) (load ${loads.warm})`);
+const warm = await measure('warm', process.execPath, [path.join(projectRoot, 'scripts/build.ts')], {
+  cwd: projectRoot,
+  env: buildEnv(),
+  logFile: path.join(work, 'warm.log'),
+});
+failIfBad(warm);
+const warmFacts = siteFacts(out, warm.log);
+say(`warm: ${warm.wallS} s, tree peak ${warm.peakTreeRssMib} MiB, ${warmFacts.pages} pages`);
+
+let profile: ProfileSummary | undefined;
+if (flags['cpu-prof'] && existsSync(profDir)) profile = summariseProfiles(profDir, projectRoot);
+
+const ratio = (a: number, b: number | undefined) => (b ? Math.round((a / b) * 100) / 100 : null);
+const phase = (m: Measurement) => ({
+  wall_s: m.wallS,
+  peak_tree_rss_mib: m.peakTreeRssMib,
+  peak_process_rss_mib: m.peakProcessRssMib,
+  peak_process: m.peakProcess,
+  programs: m.programs,
+});
+const results = {
+  steps,
+  floor_s: floor?.wallS ?? null,
+  cold_s: cold.wallS,
+  warm_s: warm.wallS,
+  cold_ratio: ratio(cold.wallS, floor?.wallS),
+  warm_ratio: ratio(warm.wallS, floor?.wallS),
+  peak_rss_mib: Math.max(cold.peakTreeRssMib, warm.peakTreeRssMib),
+  search_ms: ourSearch?.firstMs ?? null,
+  max_single_process_rss_mib: Math.max(cold.peakProcessRssMib, warm.peakProcessRssMib),
+  detail: {
+    date: new Date().toISOString(),
+    machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, mem_gib: Math.round(os.totalmem() / 2 ** 30), platform: `${os.platform()} ${os.release()}` },
+    node: process.version,
+    heap_mb: heapMb,
+    load_average_1_5_15_before: loads,
+    home: { sessions: written.sessions.length + 1, mib: Math.round(written.bytes / 2 ** 20), write_s: Math.round(homeS * 10) / 10 },
+    floor: floor ? phase(floor) : null,
+    cold: { ...phase(cold), ...coldFacts },
+    warm: { ...phase(warm), ...warmFacts },
+    search: { ours: ourSearch ?? null, floor: floorSearch ?? null },
+    cpu_profile: profile ?? null,
+  },
+};
+writeFileSync(path.join(projectRoot, 'bench-results.json'), `${JSON.stringify(results, null, 2)}\n`);
+
+const row = (name: string, m: Measurement | undefined, r: number | null) =>
+  m ? `| ${name.padEnd(6)} | ${m.wallS.toFixed(1).padStart(8)} | ${(r === null ? '—' : `${r.toFixed(2)}×`).padStart(6)} | ${String(m.peakTreeRssMib).padStart(14)} | ${`${m.peakProcessRssMib} (${m.peakProcess})`.padStart(22)} |` : `| ${name.padEnd(6)} | skipped |`;
+console.log(`\n${steps} steps, ${os.cpus().length} cores, node ${process.version}`);
+console.log('| phase  |   wall s |  ratio | tree peak MiB  |  max process MiB (who) |');
+console.log('|--------|----------|--------|----------------|------------------------|');
+console.log(row('floor', floor, floor ? 1 : null));
+console.log(row('cold', cold, results.cold_ratio));
+console.log(row('warm', warm, results.warm_ratio));
+console.log(`search_ms (first results, fresh Chromium): ${ourSearch ? `${ourSearch.firstMs} ms for "${ourSearch.query}" (${ourSearch.results} results; again ${ourSearch.repeatMs} ms)` : 'not measured'}`);
+if (profile) {
+  console.log(`\ncold build CPU profile (self time, ${profile.totalMs} ms in Node processes):`);
+  for (const f of profile.byFile.slice(0, 12)) console.log(`  ${String(f.ms).padStart(8)} ms  ${f.name}`);
+}
+console.log(`\nwrote bench-results.json; logs in ${work}`);
+if (!flags.keep) {
+  for (const d of [home, out, floorDir, cache]) rmSync(d, { recursive: true, force: true });
+}
