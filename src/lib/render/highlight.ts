@@ -37,7 +37,7 @@ export const HIGHLIGHT_THEMES = { light: 'github-light', dark: 'github-dark' } a
  * Bump when the HTML this module emits changes, so cached blocks from an older build are not reused.
  * The Shiki version is part of the tag too: a new grammar can tokenize differently.
  */
-export const HIGHLIGHT_VERSION = `render-1;shiki-${(shikiPackage as { version: string }).version}`;
+export const HIGHLIGHT_VERSION = `render-2;shiki-${(shikiPackage as { version: string }).version}`;
 
 /** Options for `highlightCode`. */
 export interface HighlightOptions {
@@ -51,6 +51,12 @@ const DEFAULT_MAX_LINES = 400;
 const DEFAULT_MAX_CHARS = 40_000;
 /** Shiki leaves lines longer than this untokenized (minified JSON, base64): tokenizing them costs seconds. */
 const MAX_TOKENIZED_LINE = 2_000;
+/**
+ * Shiki's default of 500 ms per line is hit on a busy machine while a grammar's regexes compile on first use: the
+ * rest of the line then comes back as one plain token, and that result would be cached for good. Lines are capped
+ * at MAX_TOKENIZED_LINE characters, so this limit only guards against a pathological grammar/input pair.
+ */
+const TOKENIZE_TIME_LIMIT_MS = 10_000;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Languages
@@ -379,7 +385,7 @@ export function highlightCacheFile(key: string, env: NodeJS.ProcessEnv = process
 
 function cacheKey(lang: string, code: string): string {
   return createHash('sha256')
-    .update(`${HIGHLIGHT_VERSION}\0${HIGHLIGHT_THEMES.light}\0${HIGHLIGHT_THEMES.dark}\0${engineFromEnv()}\0${MAX_TOKENIZED_LINE}\0${lang}\0`)
+    .update(`${HIGHLIGHT_VERSION}\0${HIGHLIGHT_THEMES.light}\0${HIGHLIGHT_THEMES.dark}\0${engineFromEnv()}\0${MAX_TOKENIZED_LINE}\0${TOKENIZE_TIME_LIMIT_MS}\0${lang}\0`)
     .update(code)
     .digest('hex');
 }
@@ -441,12 +447,13 @@ async function tokenizeLines(lines: string[], lang: string): Promise<string[]> {
   const text = lines.join('\n');
   const tokens: ThemedTokenWithVariants[][] = DUAL && !forceTwoPasses
     ? highlighter
-        .codeToTokensBase(text, { lang: lang as BundledLanguage, theme: DUAL.theme.name as BundledTheme, tokenizeMaxLineLength: MAX_TOKENIZED_LINE })
+        .codeToTokensBase(text, { lang: lang as BundledLanguage, theme: DUAL.theme.name as BundledTheme, tokenizeMaxLineLength: MAX_TOKENIZED_LINE, tokenizeTimeLimit: TOKENIZE_TIME_LIMIT_MS })
         .map((line) => line.map((token) => splitDualToken(token, DUAL)))
     : highlighter.codeToTokensWithThemes(text, {
         lang: lang as BundledLanguage,
         themes: { light: HIGHLIGHT_THEMES.light, dark: HIGHLIGHT_THEMES.dark },
         tokenizeMaxLineLength: MAX_TOKENIZED_LINE,
+        tokenizeTimeLimit: TOKENIZE_TIME_LIMIT_MS,
       });
   const out = lines.map(escapeHtml);
   // Shiki splits on the same '\n', so token line i is text line i; a line Shiki did not return stays plain.
