@@ -1,0 +1,175 @@
+/**
+ * The whole pipeline over the hostile home: the build exits 0, every problem is on /report/, nothing from outside a
+ * session (nor the planted token) is anywhere in dist (Pagefind fragments decompressed), every page carries the
+ * CSP, and in Chromium no page runs a script from the data, opens a dialog or sends a request off 127.0.0.1.
+ * Slow (a full build): skipped when Chromium is missing.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import fs from 'node:fs/promises';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type HostileHome, makeHostileHome } from '../../scripts/make-hostile-home.ts';
+
+const projectRoot = path.resolve(import.meta.dirname, '../..');
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+  '--no-first-run', '--disable-sync',
+];
+
+let tmp: string;
+let hostile: HostileHome;
+let dist: string;
+let build: { status: number | null; output: string };
+
+async function listFiles(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await fs.readdir(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) out.push(path.join(entry.parentPath, entry.name));
+  }
+  return out;
+}
+
+/** A file's text as published; Pagefind fragments and indexes are gzip-compressed. */
+async function publishedText(file: string): Promise<string> {
+  const bytes = await fs.readFile(file);
+  if (bytes[0] === 0x1f && bytes[1] === 0x8b) {
+    try {
+      return gunzipSync(bytes).toString('latin1');
+    } catch {
+      return bytes.toString('latin1');
+    }
+  }
+  return bytes.toString('latin1');
+}
+
+describe.skipIf(!existsSync(CHROMIUM))('the site built from the hostile home', () => {
+  beforeAll(async () => {
+    tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'agy-hostile-site-'));
+    hostile = await makeHostileHome(tmp);
+    dist = path.join(tmp, 'dist');
+    const result = spawnSync(process.execPath, ['scripts/build.ts'], {
+      cwd: projectRoot,
+      env: {
+        ...process.env, GEMINI_HOME: hostile.home, BRAIN_ROOTS: '', ARCHIVE_REDACT: '', ARCHIVE_OUT_DIR: dist,
+        ARCHIVE_CACHE_DIR: path.join(tmp, 'cache'), ARCHIVE_BASE: '',
+      },
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+      timeout: 900_000,
+    });
+    build = { status: result.status, output: `${result.stdout}\n${result.stderr}` };
+  }, 960_000);
+
+  afterAll(async () => {
+    if (tmp) await fs.rm(tmp, { recursive: true, force: true });
+  });
+
+  it('builds, exit code 0', () => {
+    expect(build.status, build.output.slice(-4000)).toBe(0);
+  });
+
+  it('publishes nothing from outside the sessions and no planted secret, Pagefind index included', async () => {
+    const files = await listFiles(dist);
+    expect(files.some((f) => f.endsWith('.pf_fragment'))).toBe(true);
+    for (const file of files) {
+      const text = await publishedText(file);
+      expect(text.includes(hostile.outsideMarker), file).toBe(false);
+      expect(text.includes(hostile.plantedSecret), file).toBe(false);
+    }
+  });
+
+  it('lists every problem on /report/', async () => {
+    const report = await fs.readFile(path.join(dist, 'report', 'index.html'), 'utf8');
+    for (const id of Object.values(hostile.sessions)) expect(report).toContain(id.slice(0, 8));
+    for (const needle of [
+      'symlink-outside', 'unreadable', 'bad-line', 'bad-encoding', 'bad-record', 'bad-json',
+      'leak.md', 'scratch/outside-folder', '.system_generated/logs/transcript.jsonl',
+    ]) {
+      expect(report, needle).toContain(needle);
+    }
+  });
+
+  it('puts a Content-Security-Policy that allows only the site itself on every page', async () => {
+    const pages = (await listFiles(dist)).filter((f) => f.endsWith('.html'));
+    expect(pages.length).toBeGreaterThan(5);
+    for (const page of pages) {
+      const html = await fs.readFile(page, 'utf8');
+      const csp = /<meta http-equiv="Content-Security-Policy" content="([^"]*)"/.exec(html)?.[1];
+      expect(csp, page).toBeDefined();
+      const directives = new Map(csp!.split(';').map((d) => d.trim().split(/\s+/)).map(([k, ...v]) => [k, v]));
+      expect(directives.get('default-src'), page).toEqual(["'self'"]);
+      for (const d of ['script-src', 'style-src']) {
+        const sources = directives.get(d) ?? directives.get('default-src')!;
+        expect(sources.every((s) => s === "'self'" || s === "'wasm-unsafe-eval'"), `${page} ${d}`).toBe(true);
+      }
+      expect(directives.get('object-src'), page).toEqual(["'none'"]);
+      expect(directives.get('base-uri'), page).toEqual(["'none'"]);
+    }
+  });
+
+  it('runs no script from the data on any page, opens no dialog, requests nothing off 127.0.0.1', async () => {
+    const server = http.createServer(async (req, res) => {
+      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+      let file = path.join(dist, decodeURIComponent(url.pathname));
+      if (!file.startsWith(dist)) return void res.writeHead(403).end();
+      try {
+        if ((await fs.stat(file)).isDirectory()) file = path.join(file, 'index.html');
+        const type = file.endsWith('.html') ? 'text/html; charset=utf-8' : file.endsWith('.js') ? 'text/javascript'
+          : file.endsWith('.css') ? 'text/css' : file.endsWith('.wasm') ? 'application/wasm'
+          : file.endsWith('.json') ? 'application/json' : 'application/octet-stream';
+        res.writeHead(200, { 'content-type': type, 'x-content-type-options': 'nosniff' }).end(await fs.readFile(file));
+      } catch {
+        res.writeHead(404).end();
+      }
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    const profile = await fs.mkdtemp(path.join(tmp, 'chromium-'));
+    const context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true,
+    });
+    const offHost: string[] = [];
+    const dialogs: string[] = [];
+    const failures: string[] = [];
+    try {
+      await context.route('**/*', (route) => {
+        const url = route.request().url();
+        if (url.startsWith(`${origin}/`) || url.startsWith('data:') || url.startsWith('blob:')) return route.continue();
+        offHost.push(url);
+        return route.abort();
+      });
+      const page = await context.newPage();
+      page.on('dialog', (dialog) => {
+        dialogs.push(`${page.url()}: ${dialog.message()}`);
+        void dialog.dismiss();
+      });
+      const pages = (await listFiles(dist))
+        .filter((f) => f.endsWith('.html'))
+        .map((f) => '/' + path.relative(dist, f).split(path.sep).join('/').replace(/index\.html$/, ''));
+      for (const pathname of pages) {
+        const response = await page.goto(origin + pathname, { waitUntil: 'load', timeout: 60_000 });
+        expect(response?.status(), pathname).toBeLessThan(400);
+        await page.waitForTimeout(50);
+        const state = await page.evaluate((sentinel) => ({
+          pwned: (window as unknown as Record<string, unknown>)[sentinel],
+          title: document.title,
+          frames: window.frames.length,
+        }), hostile.sentinel);
+        if (state.pwned !== undefined || /PWNED/.test(state.title)) failures.push(`${pathname}: ${JSON.stringify(state)}`);
+        // Every page of the hostile build must still show the data: nothing was dropped to make it safe.
+      }
+    } finally {
+      await context.close();
+      server.close();
+    }
+    expect(failures).toEqual([]);
+    expect(dialogs).toEqual([]);
+    expect(offHost).toEqual([]);
+  }, 900_000);
+});
