@@ -2,7 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { renderMarkdown } from '../../src/lib/render/markdown.ts';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { clearMarkdownCache, renderMarkdown } from '../../src/lib/render/markdown.ts';
 
 let cacheRoot: string;
 const previousCacheDir = process.env.ARCHIVE_CACHE_DIR;
@@ -75,5 +76,18 @@ describe('renderMarkdown', () => {
     const text = '## Same\n\n```py\nprint(1)\n```';
     expect(await renderMarkdown(text)).toBe(await renderMarkdown(text));
     expect(await renderMarkdown('  \n')).toBe('');
+  });
+
+  it('keeps rendered HTML on disk and serves it after the memory cache is cleared', async () => {
+    const text = `Disk cache check ${Date.now()}`;
+    const first = await renderMarkdown(text);
+    const dir = path.join(cacheRoot, 'markdown');
+    const files = (await Promise.all((await readdir(dir)).map(async (s) => (await readdir(path.join(dir, s))).map((f) => path.join(dir, s, f))))).flat();
+    const mine: string[] = [];
+    for (const f of files) if ((await readFile(f, 'utf8')) === first) mine.push(f);
+    expect(mine).toHaveLength(1);
+    clearMarkdownCache();
+    await writeFile(mine[0]!, first.replace('Disk cache check', 'Served from disk'));
+    expect(await renderMarkdown(text)).toContain('Served from disk');
   });
 });

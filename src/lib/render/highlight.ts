@@ -11,7 +11,6 @@
  *   by `data-theme="light"|"dark"` on `<html>`.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   bundledLanguagesInfo,
@@ -28,6 +27,7 @@ import {
 import githubDark from 'shiki/themes/github-dark.mjs';
 import githubLight from 'shiki/themes/github-light.mjs';
 import shikiPackage from 'shiki/package.json' with { type: 'json' };
+import { cacheFile, cacheRoot, readCacheFile, writeCacheFile } from './disk-cache.ts';
 import { escapeHtml } from './escape.ts';
 
 /** Theme names, light then dark. Part of the cache key. */
@@ -369,18 +369,14 @@ export function clearHighlightMemoryCache(): void {
   memoryChars = 0;
 }
 
-/**
- * The on-disk cache folder: `$ARCHIVE_CACHE_DIR/highlight`, by default `node_modules/.cache/agy-archive/highlight`
- * under the working directory. Read on every call so a process can change it.
- */
+/** The on-disk cache folder of highlighted blocks: `$ARCHIVE_CACHE_DIR/highlight` (see `disk-cache.ts`). */
 export function highlightCacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  const root = env.ARCHIVE_CACHE_DIR?.trim() || path.join(process.cwd(), 'node_modules', '.cache', 'agy-archive');
-  return path.resolve(root, 'highlight');
+  return path.join(cacheRoot(env), 'highlight');
 }
 
-/** The cache file for a key: sharded by the first two hex digits so no folder holds millions of files. */
+/** The cache file of one highlighted block. */
 export function highlightCacheFile(key: string, env: NodeJS.ProcessEnv = process.env): string {
-  return path.join(highlightCacheDir(env), key.slice(0, 2), `${key}.json`);
+  return cacheFile('highlight', key, 'json', env);
 }
 
 function cacheKey(lang: string, code: string): string {
@@ -391,26 +387,19 @@ function cacheKey(lang: string, code: string): string {
 }
 
 async function readDiskCache(file: string): Promise<string[] | undefined> {
+  const text = await readCacheFile(file);
+  if (text === undefined) return undefined;
   try {
-    const parsed: unknown = JSON.parse(await readFile(file, 'utf8'));
+    const parsed: unknown = JSON.parse(text);
     if (Array.isArray(parsed) && parsed.every((l) => typeof l === 'string')) return parsed as string[];
   } catch {
-    // A missing or torn cache file is a miss; the block is highlighted again and the file rewritten.
+    // A torn cache file is a miss; the block is highlighted again and the file rewritten.
   }
   return undefined;
 }
 
-let tmpCounter = 0;
-async function writeDiskCache(file: string, lines: string[]): Promise<void> {
-  try {
-    await mkdir(path.dirname(file), { recursive: true });
-    // Write then rename, so a parallel build (or a killed one) never leaves a half-written file under the key.
-    const tmp = `${file}.${process.pid}.${++tmpCounter}.tmp`;
-    await writeFile(tmp, JSON.stringify(lines));
-    await rename(tmp, file);
-  } catch {
-    // The cache is an optimisation: a read-only or full disk must not fail the build.
-  }
+function writeDiskCache(file: string, lines: string[]): Promise<void> {
+  return writeCacheFile(file, JSON.stringify(lines));
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -13,7 +13,11 @@ import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
 import { unified } from 'unified';
-import { highlightCode } from './highlight.ts';
+import { cacheFile, readCacheFile, writeCacheFile } from './disk-cache.ts';
+import { HIGHLIGHT_VERSION, highlightCode } from './highlight.ts';
+
+/** Bump when the HTML this module emits changes; with the highlighter's version it keys the caches. */
+export const MARKDOWN_VERSION = 'markdown-1';
 
 /** GitHub's schema, minus the chat protocols nobody needs here; `class="language-*"` on code is kept for fences. */
 const schema: SanitizeSchema = {
@@ -131,18 +135,23 @@ export function clearMarkdownCache(): void {
 /**
  * `text` as safe HTML: GFM (tables, task lists, strikethrough, autolinks, footnotes), raw HTML removed, unsafe URLs
  * dropped, links `rel="nofollow noopener noreferrer"`, remote images shown as links, fenced code highlighted.
- * Results are cached in memory by content hash (bounded).
+ * Results are cached by content hash in memory (bounded) and on disk under `$ARCHIVE_CACHE_DIR/markdown`.
  */
 export async function renderMarkdown(text: string): Promise<string> {
   if (typeof text !== 'string' || text.trim() === '') return '';
-  const key = createHash('sha256').update(text).digest('base64url');
+  const key = createHash('sha256').update(`${MARKDOWN_VERSION}\0${HIGHLIGHT_VERSION}\0`).update(text).digest('hex');
   const hit = cache.get(key);
   if (hit !== undefined) {
     cache.delete(key);
     cache.set(key, hit);
     return hit;
   }
-  const html = String(await processor.process(text));
+  const file = cacheFile('markdown', key, 'html');
+  let html = await readCacheFile(file);
+  if (html === undefined) {
+    html = String(await processor.process(text));
+    await writeCacheFile(file, html);
+  }
   if (html.length + text.length < CACHE_CHARS / 8) {
     cache.set(key, html);
     cacheChars += html.length;
