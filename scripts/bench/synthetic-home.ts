@@ -345,7 +345,8 @@ function tellStory(rng: Rng, text: TextGen, target: number, start: number, works
   const latest = new Map<number, StepRecord>();
   const push = (rec: Omit<StepRecord, 'step_index' | 'created_at'>): StepRecord => {
     for (let prev = latest.get(idx); prev && prev.status === 'RUNNING' && prev.source === rec.source && prev.type === rec.type; prev = latest.get(idx)) idx++;
-    const full: StepRecord = { step_index: idx, source: rec.source, type: rec.type, status: rec.status, created_at: stamp(), ...rec };
+    const { source, type, status, ...rest } = rec;
+    const full: StepRecord = { step_index: idx, source, type, status, created_at: stamp(), ...rest };
     records.push(full);
     latest.set(idx, full);
     entries++;
