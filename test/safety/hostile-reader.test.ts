@@ -61,6 +61,10 @@ describe('the reader over the hostile home', () => {
     expect(has(id, 'unreadable', '.system_generated/logs/transcript.jsonl')).toBe(true);
     expect(has(id, 'unreadable', '.system_generated/logs/transcript_full.jsonl')).toBe(true);
     expect(sessions.get(id)!.artifacts.map((a) => a.name)).toContain('task.md');
+    // FIFOs are never opened (that would block) but are not silently dropped either.
+    expect(has(id, 'unreadable', '.system_generated/messages/0badc0de-2222-4000-8000-000000000001.json')).toBe(true);
+    expect(has(id, 'unreadable', 'fifo.md')).toBe(true);
+    expect(has(id, 'unreadable', 'scratch/fifo.txt')).toBe(true);
     if (hostile.chmodBlocksReads) expect(problemsOf(id).some((p) => p.file === 'locked.md')).toBe(true);
   });
 

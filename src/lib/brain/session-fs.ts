@@ -129,6 +129,14 @@ export async function listDir(sfs: SessionFs, rel: string): Promise<SafeEntry[]>
       } catch (error) {
         sfs.problems.push(unreadable(sfs.sessionId, childRel, error));
       }
+    } else {
+      // A FIFO, socket or device: opening it could block or read forever, so it is listed as a problem instead.
+      sfs.problems.push({
+        kind: 'unreadable',
+        sessionId: sfs.sessionId,
+        file: childRel,
+        message: `${childRel} is not a regular file (a pipe, socket or device); it is left out.`,
+      });
     }
   }
   out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
