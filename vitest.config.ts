@@ -5,5 +5,7 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 600_000,
+    // One temp folder per run for the site builds that test files share (built lazily, once each).
+    globalSetup: ['test/helpers/global-setup.ts'],
   },
 });

@@ -1,13 +1,18 @@
 /**
  * The one module that builds every link of the site, base-path aware (`ARCHIVE_BASE` → Astro `base` →
- * `import.meta.env.BASE_URL`). Pages never write a path by hand: a change to the URL layout happens here.
+ * `basePath()`). Pages never write a path by hand: a change to the URL layout happens here.
  * Every page URL ends in `/` (Astro's directory build format); files (uploads, assets) do not.
  */
 
-/** The site's base path without a trailing slash (`''` at the root). */
-function basePath(): string {
-  const raw = (import.meta.env?.BASE_URL as string | undefined) ?? '/';
-  return raw.replace(/\/+$/, '');
+/**
+ * The site's base path without a trailing slash (`''` at the root). Read from ARCHIVE_BASE (the same variable
+ * astro.config.mjs gives Astro as `base`): pages render in Node, and under Vite 8 `import.meta.env.BASE_URL`
+ * in server code came out as `/` even with a base set (seen in the ARCHIVE_BASE build test).
+ */
+export function basePath(env: Record<string, string | undefined> = process.env): string {
+  const raw = (env.ARCHIVE_BASE ?? '').trim();
+  if (raw === '' || raw === '/') return '';
+  return `/${raw.replace(/^\/+|\/+$/g, '')}`;
 }
 
 /** Join the base and path segments; each segment is URI-encoded. */

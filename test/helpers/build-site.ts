@@ -1,0 +1,54 @@
+/**
+ * Run the real `npm run build` (scripts/build.ts) as a child process with the project's Node, into `outDir`, with
+ * its own cache folder so builds in temp dirs never collide. Returns the exit code and the combined output.
+ */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The project root (two levels above this file). */
+export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** Options of `buildSite`. */
+export interface BuildSiteOptions {
+  /** Extra environment (GEMINI_HOME, BRAIN_ROOTS, ARCHIVE_BASE, ARCHIVE_REDACT…). */
+  env?: Record<string, string | undefined>;
+  /** Output folder (absolute). */
+  outDir: string;
+  /** Cache folder; default `<outDir>-cache`. */
+  cacheDir?: string;
+}
+
+/** Result of a build. */
+export interface BuildSiteResult {
+  code: number | null;
+  output: string;
+}
+
+/** Build the site once. Inputs come only from `env` (HOME-based discovery is neutralised unless given). */
+export function buildSite({ env = {}, outDir, cacheDir }: BuildSiteOptions): Promise<BuildSiteResult> {
+  const childEnv: Record<string, string | undefined> = { ...process.env };
+  delete childEnv.GEMINI_HOME;
+  delete childEnv.BRAIN_ROOTS;
+  delete childEnv.ARCHIVE_BASE;
+  delete childEnv.ARCHIVE_REDACT;
+  Object.assign(childEnv, {
+    ARCHIVE_OUT_DIR: outDir,
+    ARCHIVE_CACHE_DIR: cacheDir ?? `${outDir}-cache`,
+    ASTRO_TELEMETRY_DISABLED: '1',
+    NO_COLOR: '1',
+    ...env,
+  });
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(projectRoot, 'scripts', 'build.ts')], {
+      cwd: projectRoot,
+      env: childEnv as NodeJS.ProcessEnv,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const chunks: Buffer[] = [];
+    child.stdout.on('data', (c: Buffer) => chunks.push(c));
+    child.stderr.on('data', (c: Buffer) => chunks.push(c));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, output: Buffer.concat(chunks).toString('utf8') }));
+  });
+}

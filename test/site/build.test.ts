@@ -1,0 +1,163 @@
+/**
+ * The site as a user sees it, built from the fixtures: the demo home (through the "no roots found" fallback, so the
+ * demo banner shows) and every reader case at once under a sub-path (ARCHIVE_BASE), where the report must list the
+ * problems. Each home is built once per test run (shared with the browser test).
+ */
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { discoverSessions, readSession } from '../../src/lib/brain/index.ts';
+import type { Session } from '../../src/lib/brain/types.ts';
+import { projectRoot } from '../helpers/build-site.ts';
+import { sharedBuild, type SharedBuild } from '../helpers/shared-build.ts';
+import { fileForUrl, htmlFiles, linksIn, readPage, textOf } from '../helpers/site-files.ts';
+
+/** The demo build: GEMINI_HOME points at an empty folder, so the build falls back to fixtures/demo. */
+export function demoBuild(): Promise<SharedBuild> {
+  return sharedBuild('demo', { GEMINI_HOME: mkdtempSync(path.join(os.tmpdir(), 'agy-empty-home-')) });
+}
+
+const BASE = '/team/agy-archive/';
+const casesDir = path.join(projectRoot, 'fixtures', 'cases');
+const caseRoots = readdirSync(casesDir, { withFileTypes: true })
+  .filter((e) => e.isDirectory())
+  .flatMap((e) =>
+    readdirSync(path.join(casesDir, e.name), { withFileTypes: true })
+      .filter((p) => p.isDirectory() && existsSync(path.join(casesDir, e.name, p.name, 'brain')))
+      .map((p) => path.join(casesDir, e.name, p.name, 'brain')),
+  );
+
+/** Every internal link of every page resolves to a file of the build (links are checked under `base`). */
+function brokenLinks(outDir: string, base: string): string[] {
+  const broken: string[] = [];
+  for (const rel of htmlFiles(outDir)) {
+    const html = readFileSync(path.join(outDir, rel), 'utf8');
+    for (const link of linksIn(html)) {
+      // Only the site's own links: relative links inside rendered transcript Markdown are the agent's text, kept
+      // as written by the Markdown helper (e.g. `walkthrough.md`); external URLs are not ours either.
+      if (!link.startsWith('/') || link.startsWith('//')) continue;
+      if (!link.startsWith(base)) {
+        broken.push(`${rel}: ${link} (outside base ${base})`);
+        continue;
+      }
+      const target = `/${link.slice(base.length)}`;
+      if (!fileForUrl(outDir, target)) broken.push(`${rel}: ${link}`);
+    }
+  }
+  return broken;
+}
+
+describe('demo build (no roots found → fixtures/demo)', () => {
+  let build: SharedBuild;
+  let sessions: Session[];
+  beforeAll(async () => {
+    build = await demoBuild();
+    const discovery = await discoverSessions({ geminiHome: path.join(projectRoot, 'fixtures', 'demo') });
+    sessions = await Promise.all(discovery.sessions.map((ref) => readSession(ref)));
+  });
+
+  it('exits 0 and says it used the demo', () => {
+    expect(build.code, build.output.slice(-3000)).toBe(0);
+    expect(build.output).toMatch(/DEMO archive/);
+    expect(build.output).toMatch(/read \d+\/\d+ sessions/);
+  });
+
+  it('has a page for every session and every step, with their text', () => {
+    expect(sessions.length).toBeGreaterThanOrEqual(4);
+    const home = textOf(readPage(build.outDir, '/') ?? '');
+    for (const s of sessions) {
+      const page = readPage(build.outDir, `/sessions/${s.id}/`);
+      expect(page, s.id).toBeDefined();
+      expect(textOf(page ?? '')).toContain(s.id);
+      expect(home).toContain(s.meta.title.slice(0, 40));
+      for (const step of s.steps) {
+        expect(fileForUrl(build.outDir, `/sessions/${s.id}/steps/${step.key}/`), `${s.id} step ${step.key}`).toBeDefined();
+      }
+    }
+    // A command from a run_command call shows on its step page.
+    const withCommand = sessions
+      .flatMap((s) => s.steps.map((step) => ({ s, step })))
+      .find(({ step }) => step.toolCalls.some((c) => c.name === 'run_command' && typeof c.args.CommandLine === 'string'));
+    expect(withCommand).toBeDefined();
+    if (withCommand) {
+      const cmd = String(withCommand.step.toolCalls.find((c) => c.name === 'run_command')?.args.CommandLine);
+      const page = textOf(readPage(build.outDir, `/sessions/${withCommand.s.id}/steps/${withCommand.step.key}/`) ?? '');
+      expect(page).toContain(cmd.split('\n')[0]?.trim().slice(0, 30));
+    }
+  });
+
+  it('shows the demo banner on every page, a CSP on every page and no inline script or style', () => {
+    for (const rel of htmlFiles(build.outDir)) {
+      const html = readFileSync(path.join(build.outDir, rel), 'utf8');
+      if (rel.startsWith('s/')) continue; // redirect stubs: checked below
+      expect(html, rel).toContain('Demo archive');
+      expect(html, rel).toContain('http-equiv="Content-Security-Policy"');
+      expect(html, rel).not.toMatch(/<script(?:\s[^>]*)?>\s*[^<\s]/);
+      expect(html, rel).not.toMatch(/<style[\s>]/);
+      expect(html, rel).not.toMatch(/\sstyle="/);
+    }
+  });
+
+  it('every internal link resolves to a file', () => {
+    expect(brokenLinks(build.outDir, '/')).toEqual([]);
+  });
+
+  it('writes the Pagefind index', () => {
+    for (const f of ['pagefind.js', 'pagefind-ui.js', 'pagefind-ui.css', 'pagefind-entry.json']) {
+      expect(existsSync(path.join(build.outDir, 'pagefind', f)), f).toBe(true);
+    }
+    const entry = JSON.parse(readFileSync(path.join(build.outDir, 'pagefind', 'pagefind-entry.json'), 'utf8'));
+    const pages = Object.values(entry.languages as Record<string, { page_count: number }>).reduce((n, l) => n + l.page_count, 0);
+    expect(pages).toBeGreaterThanOrEqual(sessions.reduce((n, s) => n + s.steps.length, 0));
+  });
+
+  it('redirects /s/<prefix>/ to the session without JavaScript', () => {
+    for (const s of sessions) {
+      const html = readPage(build.outDir, `/s/${s.id.slice(0, 8)}/`) ?? '';
+      expect(html).toMatch(new RegExp(`<meta http-equiv="refresh" content="0; url=/sessions/${s.id}/"`));
+      expect(html).toContain(`href="/sessions/${s.id}/"`);
+    }
+  });
+
+  it('has the about, search, report and 404 pages', () => {
+    expect(textOf(readPage(build.outDir, '/about/') ?? '')).toContain('Truncated and redacted');
+    expect(readPage(build.outDir, '/search/')).toContain('data-bundle="/pagefind/"');
+    expect(textOf(readPage(build.outDir, '/report/') ?? '')).toContain('Roots scanned');
+    expect(existsSync(path.join(build.outDir, '404.html'))).toBe(true);
+  });
+});
+
+describe('reader cases under ARCHIVE_BASE', () => {
+  let build: SharedBuild;
+  beforeAll(async () => {
+    build = await sharedBuild('cases-base', { BRAIN_ROOTS: caseRoots.join(':'), ARCHIVE_BASE: BASE });
+  });
+
+  it('exits 0 even though the cases are full of problems', () => {
+    expect(build.code, build.output.slice(-3000)).toBe(0);
+    expect(build.output).not.toMatch(/DEMO archive/);
+  });
+
+  it('puts every link under the base, and every one resolves', () => {
+    expect(brokenLinks(build.outDir, BASE)).toEqual([]);
+    expect(readPage(build.outDir, '/search/')).toContain(`data-bundle="${BASE}pagefind/"`);
+  });
+
+  it('lists the problems on /report/ with session, file and line', async () => {
+    const report = readPage(build.outDir, '/report/') ?? '';
+    const discovery = await discoverSessions({ brainRoots: caseRoots });
+    const torn = discovery.sessions.filter((r) => r.dir.includes(`${path.sep}torn-line${path.sep}`));
+    expect(torn).toHaveLength(1);
+    const session = await readSession(torn[0]!);
+    const badLines = session.problems.filter((p) => p.kind === 'bad-line');
+    expect(badLines.length).toBeGreaterThan(0);
+    const rows = [...report.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((m) => textOf(m[1] ?? ''));
+    for (const p of badLines) {
+      expect(rows.some((r) => r.includes(session.id.slice(0, 8)) && r.includes(p.file) && r.includes(` ${p.line} `)), `${p.file}:${p.line}`).toBe(true);
+    }
+    expect(textOf(report)).toMatch(/Shadowed copies/);
+    expect(discovery.shadowed.length).toBeGreaterThan(0);
+    for (const c of discovery.shadowed) expect(report).toContain(c.id);
+  });
+});
