@@ -1,0 +1,81 @@
+/**
+ * The shapes of the audit rows the content store keeps inside each session entry (strict, lean: previews and
+ * numbers only; the linked step page holds the whole command, diff or error). Plain zod from `astro/zod`.
+ */
+import { z } from 'astro/zod';
+
+/** One `run_command` call. */
+export const CommandRowSchema = z.object({
+  /** Key of the step that holds the call. */
+  key: z.string(),
+  /** 0-based index of the call among the step's tool calls. */
+  call: z.number(),
+  /** When the step was recorded (ISO). */
+  at: z.string().optional(),
+  /** `CommandLine`, bounded (see `cut`). */
+  command: z.string(),
+  /** True when the preview is shorter than the command (cut here, or still cut in a compact-only transcript). */
+  cut: z.boolean(),
+  /** `Cwd`. */
+  cwd: z.string().optional(),
+  /** `BypassSandbox` was true: the command ran outside the sandbox. */
+  bypass: z.boolean(),
+  /** Exit code, from the result step's `exit_code` or its text. */
+  exitCode: z.number().optional(),
+  /** What became of the command. */
+  outcome: z.enum(['ok', 'failed', 'cancelled', 'running', 'unknown']),
+  /** Non-zero exit code or an ERROR result. */
+  failed: z.boolean(),
+  /** Key of the RUN_COMMAND step holding the result, when one was found. */
+  resultKey: z.string().optional(),
+});
+
+/** One file write or edit. */
+export const FileChangeRowSchema = z.object({
+  /** Key of the step that holds the call. */
+  key: z.string(),
+  /** 0-based index of the call among the step's tool calls. */
+  call: z.number(),
+  /** When the step was recorded (ISO). */
+  at: z.string().optional(),
+  /** `TargetFile`. */
+  path: z.string(),
+  /** `write_to_file`, `replace_file_content` or `multi_replace_file_content`. */
+  tool: z.string(),
+  /** Lines added (a whole-file write counts every line). */
+  added: z.number(),
+  /** Lines removed. */
+  removed: z.number(),
+  /** `Overwrite` was true on a write. */
+  overwrite: z.boolean().optional(),
+  /** Some argument is still cut in the transcript (counts may be short). */
+  cut: z.boolean(),
+});
+
+/** One ERROR_MESSAGE step, ERROR status or step with an `error` field. */
+export const ErrorRowSchema = z.object({
+  /** Step key. */
+  key: z.string(),
+  /** When the step was recorded (ISO). */
+  at: z.string().optional(),
+  /** Step type. */
+  type: z.string(),
+  /** Step status. */
+  status: z.string(),
+  /** `error` (or the step text), first line, bounded. */
+  message: z.string(),
+  /** `error_code`, as text. */
+  errorCode: z.string().optional(),
+});
+
+/** A session's audit rows, in timeline order. */
+export const SessionAuditSchema = z.object({
+  commands: z.array(CommandRowSchema),
+  files: z.array(FileChangeRowSchema),
+  errors: z.array(ErrorRowSchema),
+});
+
+export type CommandRow = z.infer<typeof CommandRowSchema>;
+export type FileChangeRow = z.infer<typeof FileChangeRowSchema>;
+export type ErrorRow = z.infer<typeof ErrorRowSchema>;
+export type SessionAudit = z.infer<typeof SessionAuditSchema>;
