@@ -28,7 +28,7 @@ import {
 } from '../lib/archive/index.ts';
 
 /** Bump when what the loader stores changes, so every digest changes and a warm build re-reads everything. */
-export const LOADER_VERSION = 'brain-loader-1';
+export const LOADER_VERSION = 'brain-loader-2';
 
 /** Id of the one entry of the `archive` collection. */
 export const ARCHIVE_ENTRY_ID = 'archive';

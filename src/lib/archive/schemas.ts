@@ -4,6 +4,7 @@
  * from `astro/zod` so the pipeline can use the inferred types without any `astro:*` import.
  */
 import { z } from 'astro/zod';
+import { SessionAuditSchema } from '../audit/schemas.ts';
 
 /** Where a problem was found; mirrors the reader's `Problem`. */
 export const ProblemSchema = z.object({
@@ -155,6 +156,8 @@ export const SessionSchema = z.object({
   redactions: z.array(RedactionSchema),
   /** Whether redaction ran for this entry (render time must redact the same way). */
   redacted: z.boolean(),
+  /** Commands run, files touched and errors, lean (issue 6; `src/lib/audit/rows.ts`). */
+  audit: SessionAuditSchema.optional(),
   /** Where the folder is, for render-time reads. Never shown on a page. */
   ref: SessionRefSchema,
 });

@@ -4,6 +4,7 @@
  */
 import type { Session, Upload } from '../brain/types.ts';
 import type { Redaction } from '../redact/index.ts';
+import { auditRows } from '../audit/rows.ts';
 import type { ArtifactRow, SessionSummary, UploadRow } from './schemas.ts';
 import { isErrorStep, oneLine, stepSummary } from './step-summary.ts';
 
@@ -93,6 +94,7 @@ export function summariseSession(session: Session, redactions: Redaction[], reda
     problems: session.problems.map((p) => ({ ...p })),
     redactions: redactions.map((r) => ({ ...r })),
     redacted,
+    audit: auditRows(session),
     ref,
   };
 }
