@@ -44,6 +44,19 @@ export const urls = {
   /** Reserved for issue 6: `/audit/<view>/` and `/stats/`. */
   audit: (view: string): string => page('audit', view),
   stats: (): string => page('stats'),
+  /** An audit list page: `/audit/<view>/[<filter>/][<n>/]` (page 1 has no number). */
+  auditList: (view: string, filter?: string, n = 1): string =>
+    page('audit', view, ...(filter ? [filter] : []), ...(n > 1 ? [String(n)] : [])),
+  /** The changes of one file path on `/audit/files/`. */
+  auditFile: (slug: string): string => page('audit', 'files', 'path', slug),
+  /** `/sessions.json`: every session, for tooling. */
+  sessionsJson: (): string => file('sessions.json'),
+  /** The self-contained single-file export of a session. */
+  sessionExport: (id: string): string => file('sessions', id, 'export.html'),
+  /** A session's messages, paginated (page 1 has no number). */
+  messages: (id: string, n = 1): string => page('sessions', id, 'messages', ...(n > 1 ? [String(n)] : [])),
+  /** A session's task logs. */
+  tasks: (id: string): string => page('sessions', id, 'tasks'),
 };
 
 /** Anchors inside a session page. */
