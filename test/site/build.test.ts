@@ -3,20 +3,15 @@
  * demo banner shows) and every reader case at once under a sub-path (ARCHIVE_BASE), where the report must list the
  * problems. Each home is built once per test run (shared with the browser test).
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { discoverSessions, readSession } from '../../src/lib/brain/index.ts';
 import type { Session } from '../../src/lib/brain/types.ts';
 import { projectRoot } from '../helpers/build-site.ts';
+import { demoBuild } from '../helpers/homes.ts';
 import { sharedBuild, type SharedBuild } from '../helpers/shared-build.ts';
 import { fileForUrl, htmlFiles, linksIn, readPage, textOf } from '../helpers/site-files.ts';
-
-/** The demo build: GEMINI_HOME points at an empty folder, so the build falls back to fixtures/demo. */
-export function demoBuild(): Promise<SharedBuild> {
-  return sharedBuild('demo', { GEMINI_HOME: mkdtempSync(path.join(os.tmpdir(), 'agy-empty-home-')) });
-}
 
 const BASE = '/team/agy-archive/';
 const casesDir = path.join(projectRoot, 'fixtures', 'cases');
