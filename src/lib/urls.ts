@@ -47,8 +47,8 @@ export const urls = {
   /** An audit list page: `/audit/<view>/[<filter>/][<n>/]` (page 1 has no number). */
   auditList: (view: string, filter?: string, n = 1): string =>
     page('audit', view, ...(filter ? [filter] : []), ...(n > 1 ? [String(n)] : [])),
-  /** The changes of one file path on `/audit/files/`. */
-  auditFile: (slug: string): string => page('audit', 'files', 'path', slug),
+  /** `/audit/`: the audit views' overview. */
+  auditHome: (): string => page('audit'),
   /** `/sessions.json`: every session, for tooling. */
   sessionsJson: (): string => file('sessions.json'),
   /** The self-contained single-file export of a session. */
