@@ -1,0 +1,153 @@
+/**
+ * The cross-session audit lists (`/audit/commands/`, `/audit/files/`, `/audit/errors/`): every session's rows
+ * flattened, newest first, and cut into pages so no page grows with the archive (about 15k commands at 100k steps).
+ * Pure: works on the lean session summaries, no `astro:*` import.
+ */
+import type { SessionSummary } from '../archive/schemas.ts';
+import type { CommandRow, ErrorRow, FileChangeRow, SessionAudit } from './schemas.ts';
+
+/** Rows per list page. */
+export const PAGE_SIZE = 500;
+/** Paths per page of `/audit/files/`. */
+export const PATHS_PER_PAGE = 200;
+
+/** The session a flattened row came from (what a list needs to show and link it). */
+export interface RowSession {
+  id: string;
+  prefix: string;
+  title: string;
+  product: string;
+}
+
+/** A row with its session. */
+export type Located<T> = T & { session: RowSession };
+
+const EMPTY: SessionAudit = { commands: [], files: [], errors: [] };
+
+/** A session's audit rows (empty for entries stored before the rows existed). */
+export function auditOf(session: Pick<SessionSummary, 'audit'>): SessionAudit {
+  return session.audit ?? EMPTY;
+}
+
+function located<T extends { at?: string; key: string }>(sessions: SessionSummary[], pick: (a: SessionAudit) => T[]): Located<T>[] {
+  const out: Located<T>[] = [];
+  for (const s of sessions) {
+    const session: RowSession = { id: s.id, prefix: s.prefix, title: s.title, product: s.product };
+    // Rows without a time take their session's start, so they sort with it.
+    for (const row of pick(auditOf(s))) out.push({ ...row, at: row.at ?? s.createdAt, session });
+  }
+  return out.sort(newestFirst);
+}
+
+function newestFirst(a: { at?: string; session: RowSession; key: string }, b: { at?: string; session: RowSession; key: string }): number {
+  const ta = a.at ?? '';
+  const tb = b.at ?? '';
+  if (ta !== tb) return ta < tb ? 1 : -1;
+  if (a.session.id !== b.session.id) return a.session.id.localeCompare(b.session.id);
+  return b.key.localeCompare(a.key, undefined, { numeric: true });
+}
+
+/** The command filters, each its own set of pages (so they work without JavaScript). */
+export const COMMAND_FILTERS = {
+  all: { label: 'All commands', keep: (_: CommandRow) => true },
+  'outside-sandbox': { label: 'Outside the sandbox', keep: (c: CommandRow) => c.bypass },
+  failed: { label: 'Failed', keep: (c: CommandRow) => c.failed },
+} as const;
+
+/** A command filter name. */
+export type CommandFilter = keyof typeof COMMAND_FILTERS;
+
+/** Every command of every session, newest first. */
+export function allCommands(sessions: SessionSummary[]): Located<CommandRow>[] {
+  return located(sessions, (a) => a.commands);
+}
+
+/** Every error row of every session, newest first. */
+export function allErrors(sessions: SessionSummary[]): Located<ErrorRow>[] {
+  return located(sessions, (a) => a.errors);
+}
+
+/** Every file change of every session, newest first. */
+export function allFileChanges(sessions: SessionSummary[]): Located<FileChangeRow>[] {
+  return located(sessions, (a) => a.files);
+}
+
+/** One path with its changes (newest first). */
+export interface PathGroup {
+  path: string;
+  changes: Located<FileChangeRow>[];
+  added: number;
+  removed: number;
+  /** Newest change time. */
+  lastAt: string;
+}
+
+/** File changes grouped by path; the most recently changed path first. */
+export function fileGroups(sessions: SessionSummary[]): PathGroup[] {
+  const byPath = new Map<string, PathGroup>();
+  for (const change of allFileChanges(sessions)) {
+    let group = byPath.get(change.path);
+    if (!group) {
+      group = { path: change.path, changes: [], added: 0, removed: 0, lastAt: change.at ?? '' };
+      byPath.set(change.path, group);
+    }
+    group.changes.push(change);
+    group.added += change.added;
+    group.removed += change.removed;
+  }
+  return [...byPath.values()];
+}
+
+/** A page of a paginated list. */
+export interface ListPage<T> {
+  /** 1-based page number. */
+  n: number;
+  /** Number of pages (at least 1: an empty list still has its page). */
+  pages: number;
+  /** Total items across pages. */
+  total: number;
+  items: T[];
+}
+
+/** Cut `items` into pages of `size` (one empty page when there are none). */
+export function paginate<T>(items: T[], size = PAGE_SIZE): ListPage<T>[] {
+  const pages = Math.max(1, Math.ceil(items.length / size));
+  return Array.from({ length: pages }, (_, i) => ({ n: i + 1, pages, total: items.length, items: items.slice(i * size, (i + 1) * size) }));
+}
+
+/** Astro route params for a paginated list: page 1 at the list's own URL, page n at `<n>/`. */
+export function pageParam(n: number): string | undefined {
+  return n > 1 ? String(n) : undefined;
+}
+
+/** Every page of `/audit/commands/` (each filter, each page number) as a catch-all route param and its rows. */
+export function commandListPaths(sessions: SessionSummary[]) {
+  const commands = allCommands(sessions);
+  const counts = filterCounts(commands);
+  return (Object.keys(COMMAND_FILTERS) as CommandFilter[]).flatMap((filter) =>
+    paginate(commands.filter(COMMAND_FILTERS[filter].keep)).map((page) => {
+      const parts = [filter === 'all' ? undefined : filter, pageParam(page.n)].filter((p) => p !== undefined);
+      return { params: { path: parts.length > 0 ? parts.join('/') : undefined }, props: { filter, page, counts } };
+    }),
+  );
+}
+
+function filterCounts(commands: CommandRow[]): Record<CommandFilter, number> {
+  return {
+    all: commands.length,
+    'outside-sandbox': commands.filter(COMMAND_FILTERS['outside-sandbox'].keep).length,
+    failed: commands.filter(COMMAND_FILTERS.failed.keep).length,
+  };
+}
+
+/** Every page of `/audit/files/` (path groups, paginated). */
+export function fileListPaths(sessions: SessionSummary[]) {
+  const groups = fileGroups(sessions);
+  const changes = groups.reduce((n, g) => n + g.changes.length, 0);
+  return paginate(groups, PATHS_PER_PAGE).map((page) => ({ params: { page: pageParam(page.n) }, props: { page, changes } }));
+}
+
+/** Every page of `/audit/errors/`. */
+export function errorListPaths(sessions: SessionSummary[]) {
+  return paginate(allErrors(sessions)).map((page) => ({ params: { page: pageParam(page.n) }, props: { page } }));
+}

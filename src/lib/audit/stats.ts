@@ -1,0 +1,135 @@
+/**
+ * The numbers behind `/stats/`, from the lean session summaries: sessions and steps per day, tool use, models,
+ * products and session lengths. Pure; days are UTC (builds do not depend on TZ).
+ */
+import type { SessionSummary } from '../archive/schemas.ts';
+import type { Datum } from './charts.ts';
+
+/** Longest run of days drawn day by day; a longer span is drawn per month. */
+export const MAX_DAILY_SPAN = 120;
+
+/** Bucket edges (inclusive upper bounds) for session lengths in steps. */
+export const LENGTH_BUCKETS: [number, string][] = [
+  [0, '0 steps'],
+  [10, '1–10'],
+  [50, '11–50'],
+  [100, '51–100'],
+  [500, '101–500'],
+  [1000, '501–1,000'],
+  [5000, '1,001–5,000'],
+  [Number.POSITIVE_INFINITY, 'over 5,000'],
+];
+
+/** Everything `/stats/` shows. */
+export interface ArchiveStats {
+  sessions: number;
+  steps: number;
+  toolCalls: number;
+  errors: number;
+  /** `day` or `month`: the unit of the time series. */
+  unit: 'day' | 'month';
+  sessionsPer: Datum[];
+  stepsPer: Datum[];
+  tools: Datum[];
+  models: Datum[];
+  products: Datum[];
+  lengths: Datum[];
+}
+
+function dayKey(iso: string | undefined): string | undefined {
+  if (!iso) return undefined;
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? undefined : d.toISOString().slice(0, 10);
+}
+
+function add(map: Map<string, number>, key: string, n = 1): void {
+  map.set(key, (map.get(key) ?? 0) + n);
+}
+
+/** Every day (or month) from the first to the last key, zeros filled in, oldest first. */
+export function fillSeries(counts: Map<string, number>, unit: 'day' | 'month'): Datum[] {
+  const keys = [...counts.keys()].sort();
+  const first = keys[0];
+  const last = keys[keys.length - 1];
+  if (!first || !last) return [];
+  const out: Datum[] = [];
+  const cursor = new Date(`${unit === 'day' ? first : `${first}-01`}T00:00:00Z`);
+  const end = unit === 'day' ? last : `${last}`;
+  for (let guard = 0; guard < 100_000; guard++) {
+    const key = unit === 'day' ? cursor.toISOString().slice(0, 10) : cursor.toISOString().slice(0, 7);
+    out.push({ label: key, value: counts.get(key) ?? 0 });
+    if (key >= end) break;
+    if (unit === 'day') cursor.setUTCDate(cursor.getUTCDate() + 1);
+    else cursor.setUTCMonth(cursor.getUTCMonth() + 1);
+  }
+  return out;
+}
+
+function daysBetween(a: string, b: string): number {
+  return Math.round((Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / 86_400_000);
+}
+
+function ranked(map: Map<string, number>, limit = 20): Datum[] {
+  const all = [...map].map(([label, value]) => ({ label, value })).sort((a, b) => b.value - a.value || a.label.localeCompare(b.label));
+  if (all.length <= limit) return all;
+  const rest = all.slice(limit - 1).reduce((n, d) => n + d.value, 0);
+  return [...all.slice(0, limit - 1), { label: `${all.length - limit + 1} others`, value: rest }];
+}
+
+/** The archive's numbers. Steps count on the day they were recorded (a session can span days). */
+export function archiveStats(sessions: SessionSummary[]): ArchiveStats {
+  const sessionsPerDay = new Map<string, number>();
+  const stepsPerDay = new Map<string, number>();
+  const tools = new Map<string, number>();
+  const models = new Map<string, number>();
+  const products = new Map<string, number>();
+  const lengths = new Map<string, number>(LENGTH_BUCKETS.map(([, label]) => [label, 0]));
+  let steps = 0;
+  let toolCalls = 0;
+  let errors = 0;
+  for (const s of sessions) {
+    const day = dayKey(s.createdAt);
+    if (day) add(sessionsPerDay, day);
+    for (const row of s.steps) {
+      const d = dayKey(row.createdAt) ?? day;
+      if (d) add(stepsPerDay, d);
+    }
+    for (const [tool, n] of Object.entries(s.toolCounts)) add(tools, tool, n);
+    add(models, s.model ?? '(no model recorded)');
+    add(products, s.product);
+    const bucket = LENGTH_BUCKETS.find(([max]) => s.stepCount <= max)?.[1] ?? 'over 5,000';
+    add(lengths, bucket);
+    steps += s.stepCount;
+    toolCalls += s.toolCallCount;
+    errors += s.errorCount;
+  }
+  const allDays = [...new Set([...sessionsPerDay.keys(), ...stepsPerDay.keys()])].sort();
+  const span = allDays.length > 0 ? daysBetween(allDays[0] as string, allDays[allDays.length - 1] as string) : 0;
+  const unit = span > MAX_DAILY_SPAN ? 'month' : 'day';
+  const byUnit = (m: Map<string, number>): Map<string, number> => {
+    if (unit === 'day') return m;
+    const out = new Map<string, number>();
+    for (const [k, v] of m) add(out, k.slice(0, 7), v);
+    return out;
+  };
+  // Both series share one axis of dates, so the two charts line up.
+  const range = new Map<string, number>(allDays.map((d) => [unit === 'day' ? d : d.slice(0, 7), 0]));
+  const series = (m: Map<string, number>): Datum[] => {
+    const filled = new Map(range);
+    for (const [k, v] of byUnit(m)) filled.set(k, v);
+    return fillSeries(filled, unit);
+  };
+  return {
+    sessions: sessions.length,
+    steps,
+    toolCalls,
+    errors,
+    unit,
+    sessionsPer: series(sessionsPerDay),
+    stepsPer: series(stepsPerDay),
+    tools: ranked(tools),
+    models: ranked(models),
+    products: ranked(products),
+    lengths: LENGTH_BUCKETS.map(([, label]) => ({ label, value: lengths.get(label) ?? 0 })),
+  };
+}
