@@ -1,0 +1,136 @@
+/**
+ * Audit rows from real and demo sessions: commands with their sandbox flag and exit code (paired with the
+ * RUN_COMMAND result step), file changes with line counts, errors with their code; lists and stats over them.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { discoverSessions, readSession } from '../../src/lib/brain/index.ts';
+import type { Session, Step } from '../../src/lib/brain/types.ts';
+import { auditRows, commandOutcome } from '../../src/lib/audit/rows.ts';
+import { allCommands, commandListPaths, fileGroups, paginate } from '../../src/lib/audit/lists.ts';
+import { archiveStats } from '../../src/lib/audit/stats.ts';
+import { summariseSession } from '../../src/lib/archive/summarise.ts';
+import type { SessionSummary } from '../../src/lib/archive/schemas.ts';
+import { projectRoot } from '../helpers/build-site.ts';
+
+const demoHome = path.join(projectRoot, 'fixtures', 'demo');
+const realHome = path.resolve(projectRoot, '../shared/real-brains/gemini');
+
+async function readHome(home: string): Promise<Session[]> {
+  const discovery = await discoverSessions({ geminiHome: home });
+  return Promise.all(discovery.sessions.map((ref) => readSession(ref)));
+}
+
+function summaries(sessions: Session[]): SessionSummary[] {
+  return sessions.map((s) =>
+    summariseSession(s, [], false, { id: s.id, product: s.product, root: '', dir: s.dir, mtimeMs: 0, ctimeMs: 0 }),
+  );
+}
+
+describe('audit rows of the demo sessions', () => {
+  let sessions: Session[];
+  beforeAll(async () => {
+    sessions = await readHome(demoHome);
+  });
+  const byPrefix = (p: string) => sessions.find((s) => s.id.startsWith(p)) as Session;
+
+  it('flags a command run with BypassSandbox (given as the JSON string "true" in the compact record)', () => {
+    const rows = auditRows(byPrefix('7fc10e1b')).commands;
+    const outside = rows.filter((c) => c.bypass);
+    expect(outside.map((c) => c.command)).toEqual([`env | sort | grep -E '^(AWS|BILLING|FX|GITHUB|PYTEST)'`]);
+    expect(outside[0]).toMatchObject({ key: '14', cwd: '/home/priya/src/billing-service', exitCode: 0, outcome: 'ok', resultKey: '15' });
+  });
+
+  it('gives a failing command its exit code from the RUN_COMMAND step that follows', () => {
+    const failed = auditRows(byPrefix('04c6284a')).commands.filter((c) => c.failed);
+    expect(failed).toEqual([
+      expect.objectContaining({ key: '52', command: 'npx vitest run test/rate-limit.test.ts', exitCode: 1, outcome: 'failed', resultKey: '53' }),
+    ]);
+    const cancelled = auditRows(byPrefix('04c6284a')).commands.find((c) => c.command === 'REDIS_URL= npm run dev');
+    expect(cancelled).toMatchObject({ outcome: 'cancelled', failed: false, resultKey: '66' });
+    expect(cancelled?.exitCode).toBeUndefined();
+  });
+
+  it('lists file changes with lines added and removed, and errors with their error_code', () => {
+    const audit = auditRows(byPrefix('04c6284a'));
+    expect(audit.files.length).toBeGreaterThan(5);
+    expect(audit.files.every((f) => f.path.startsWith('/'))).toBe(true);
+    expect(audit.errors).toEqual([
+      expect.objectContaining({ key: '39', type: 'CODE_ACTION', status: 'ERROR' }),
+      expect.objectContaining({ key: '88', type: 'ERROR_MESSAGE', errorCode: '500', message: 'The model encountered an internal error.' }),
+    ]);
+  });
+
+  it('flattens every session newest first, filters, groups by path and paginates', () => {
+    const all = summaries(sessions);
+    const commands = allCommands(all);
+    const total = sessions.reduce((n, s) => n + auditRows(s).commands.length, 0);
+    expect(commands).toHaveLength(total);
+    for (let i = 1; i < commands.length; i++) expect((commands[i - 1]?.at ?? '') >= (commands[i]?.at ?? '')).toBe(true);
+    const paths = commandListPaths(all);
+    expect(paths.map((p) => p.params.path)).toEqual([undefined, 'outside-sandbox', 'failed']);
+    expect(paths[1]?.props.page.items.every((c) => c.bypass)).toBe(true);
+    expect(paths[2]?.props.page.total).toBe(commands.filter((c) => c.failed).length);
+    const groups = fileGroups(all);
+    expect(new Set(groups.map((g) => g.path)).size).toBe(groups.length);
+    expect(paginate([1, 2, 3, 4, 5], 2).map((p) => [p.n, p.items])).toEqual([[1, [1, 2]], [2, [3, 4]], [3, [5]]]);
+    expect(paginate([], 2)).toEqual([{ n: 1, pages: 1, total: 0, items: [] }]);
+  });
+
+  it('counts stats: sessions per day, tools, products, lengths', () => {
+    const st = archiveStats(summaries(sessions));
+    expect(st.sessions).toBe(sessions.length);
+    expect(st.sessionsPer.reduce((n, d) => n + d.value, 0)).toBe(sessions.length);
+    expect(st.stepsPer.reduce((n, d) => n + d.value, 0)).toBe(st.steps);
+    expect(st.tools.find((t) => t.label === 'run_command')?.value).toBe(allCommands(summaries(sessions)).length);
+    expect(st.lengths.reduce((n, d) => n + d.value, 0)).toBe(sessions.length);
+    expect(st.products.map((p) => p.label).sort()).toEqual([...new Set(sessions.map((s) => s.product))].sort());
+  });
+});
+
+describe('commandOutcome', () => {
+  const step = (over: Partial<Step>): Step =>
+    ({ key: '1', index: 1, occurrence: 0, position: 0, source: 'MODEL', type: 'RUN_COMMAND', status: 'DONE', toolCalls: [], extra: {}, truncatedFields: [], origin: 'full', sources: [], ...over }) as Step;
+  it('reads the exit code from the field, else from the text', () => {
+    expect(commandOutcome(step({ exitCode: 2 }))).toEqual({ exitCode: 2, outcome: 'failed' });
+    expect(commandOutcome(step({ content: 'Created At: x\n\n\t\t\t\tThe command failed with exit code: 127\n' }))).toEqual({ exitCode: 127, outcome: 'failed' });
+    expect(commandOutcome(step({ content: 'The command completed successfully.\nOutput:' }))).toEqual({ exitCode: 0, outcome: 'ok' });
+    expect(commandOutcome(step({ status: 'RUNNING', content: 'Task Description: npm run dev' }))).toEqual({ outcome: 'running' });
+    expect(commandOutcome(undefined)).toEqual({ outcome: 'unknown' });
+  });
+});
+
+describe.skipIf(!existsSync(realHome))('audit rows of the real sessions', () => {
+  let sessions: Session[];
+  beforeAll(async () => {
+    sessions = await readHome(realHome);
+  });
+
+  it('finds every run_command call, and pairs results where RUN_COMMAND steps exist', () => {
+    for (const s of sessions) {
+      const calls = s.steps.flatMap((st) => st.toolCalls.filter((c) => c.name === 'run_command'));
+      const rows = auditRows(s).commands;
+      expect(rows, s.id).toHaveLength(calls.length);
+      const results = s.steps.filter((st) => st.type === 'RUN_COMMAND').length;
+      expect(rows.filter((r) => r.resultKey !== undefined).length, s.id).toBeLessThanOrEqual(results);
+    }
+    // Real session 846521af: 22 calls, 22 RUN_COMMAND results, exit codes only in the text.
+    const cli = auditRows(sessions.find((s) => s.id.startsWith('846521af')) as Session).commands;
+    expect(cli.filter((c) => c.resultKey).length).toBe(22);
+    expect(cli.filter((c) => c.exitCode === 0).length).toBeGreaterThan(15);
+    // Real jetski session ca4322d4 runs outside the sandbox and records no RUN_COMMAND steps.
+    const jetski = auditRows(sessions.find((s) => s.id.startsWith('ca4322d4')) as Session).commands;
+    expect(jetski.filter((c) => c.bypass).length).toBeGreaterThan(50);
+    expect(jetski.every((c) => c.outcome === 'unknown')).toBe(true);
+  });
+
+  it('keeps the rows lean (bounded previews)', () => {
+    for (const s of sessions) {
+      const audit = auditRows(s);
+      expect(audit.commands.every((c) => c.command.length <= 240)).toBe(true);
+      const perRow = JSON.stringify(audit).length / Math.max(1, audit.commands.length + audit.files.length + audit.errors.length);
+      expect(perRow, s.id).toBeLessThan(1000);
+    }
+  });
+});
