@@ -1,6 +1,6 @@
 /** The build-time SVG charts: well-formed, labelled for assistive tech, escaped, and carrying their numbers. */
 import { describe, expect, it } from 'vitest';
-import { columnChart, horizontalBarChart, niceMax } from '../../src/lib/audit/charts.ts';
+import { columnChart, horizontalBarChart, niceStep } from '../../src/lib/audit/charts.ts';
 import { fillSeries } from '../../src/lib/audit/stats.ts';
 
 /** A small well-formedness check: every tag closes in order (no XML parser in Node). */
@@ -52,8 +52,7 @@ describe('charts', () => {
     expect(svg).toContain('2026-03-04: 5');
     expect(svg).toContain('id="per-day-title"');
     expect(balanced(columnChart([], { id: 'e', title: 'Empty', desc: 'e' }))).toBe(true);
-    expect(niceMax(7)).toBe(10);
-    expect(niceMax(130)).toBe(200);
+    expect([niceStep(0.25), niceStep(1), niceStep(3), niceStep(24), niceStep(130)]).toEqual([1, 1, 5, 25, 200]);
     expect(fillSeries(new Map([['2025-11', 1], ['2026-02', 3]]), 'month').map((d) => d.label)).toEqual(['2025-11', '2025-12', '2026-01', '2026-02']);
   });
 });

@@ -42,11 +42,11 @@ function frame(o: ChartOptions, height: number, body: string): string {
   );
 }
 
-/** A "nice" upper bound for an axis (1, 2 or 5 times a power of ten). */
-export function niceMax(max: number): number {
-  if (max <= 0) return 1;
-  const p = 10 ** Math.floor(Math.log10(max));
-  for (const m of [1, 2, 5, 10]) if (m * p >= max) return m * p;
+/** A whole step size for an axis grid: 1, 2, 2.5 (from 10 up) or 5 times a power of ten, at least 1. */
+export function niceStep(raw: number): number {
+  if (raw <= 1) return 1;
+  const p = 10 ** Math.floor(Math.log10(raw));
+  for (const m of [1, 2, 2.5, 5, 10]) if (m * p >= raw && Number.isInteger(m * p)) return m * p;
   return 10 * p;
 }
 
@@ -90,7 +90,9 @@ export function columnChart(data: Datum[], o: ChartOptions): string {
   const bottom = 36;
   const plotW = W - left - right;
   const plotH = height - top - bottom;
-  const max = niceMax(Math.max(0, ...data.map((d) => d.value)));
+  // Four grid steps of a whole, "nice" size (counts: never a 0.3 tick).
+  const step = niceStep(Math.ceil(Math.max(0, ...data.map((d) => d.value)) / 4));
+  const max = step * 4;
   const parts: string[] = [];
   for (let k = 0; k <= 4; k++) {
     const v = (max / 4) * k;
@@ -110,7 +112,8 @@ export function columnChart(data: Datum[], o: ChartOptions): string {
       `<g><title>${escapeHtml(`${d.label}: ${num(d.value)}`)}</title>` +
         `<rect class="bar" x="${round(x)}" y="${round(top + plotH - h)}" width="${round(barW)}" height="${round(h)}"/></g>`,
     );
-    if (i % every === 0 || i === n - 1) {
+    // Every `every`-th label, plus the last one when it does not crowd the one before.
+    if (i % every === 0 || (i === n - 1 && i % every >= every / 2)) {
       parts.push(`<text class="tick" x="${round(x + barW / 2)}" y="${height - bottom + 16}" text-anchor="middle">${escapeHtml(d.label)}</text>`);
     }
   });
