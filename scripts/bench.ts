@@ -126,7 +126,10 @@ if (!flags['skip-floor']) {
 
 loads.cold = load();
 say(`cold build (load ${loads.cold})`);
-const coldEnv = flags['cpu-prof'] ? buildEnv({ NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --cpu-prof --cpu-prof-dir=${profDir}`.trim() }) : buildEnv();
+/** With --cpu-prof, each Node process of the build writes a profile into `dir`. */
+const profEnv = (dir: string) =>
+  flags['cpu-prof'] ? buildEnv({ NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --cpu-prof --cpu-prof-dir=${dir}`.trim() }) : buildEnv();
+const coldEnv = profEnv(path.join(profDir, 'cold'));
 const cold = await measure('cold', process.execPath, [path.join(projectRoot, 'scripts/build.ts')], {
   cwd: projectRoot,
   env: coldEnv,
@@ -142,15 +145,21 @@ loads.warm = load();
 say(`warm rebuild after adding session ${added.id} (${added.entries} steps) (load ${loads.warm})`);
 const warm = await measure('warm', process.execPath, [path.join(projectRoot, 'scripts/build.ts')], {
   cwd: projectRoot,
-  env: buildEnv(),
+  env: profEnv(path.join(profDir, 'warm')),
   logFile: path.join(work, 'warm.log'),
 });
 failIfBad(warm);
 const warmFacts = siteFacts(out, warm.log);
 say(`warm: ${warm.wallS} s, tree peak ${warm.peakTreeRssMib} MiB, ${warmFacts.pages} pages`);
 
-let profile: ProfileSummary | undefined;
-if (flags['cpu-prof'] && existsSync(profDir)) profile = summariseProfiles(profDir, projectRoot);
+let profile: { cold: ProfileSummary; warm?: ProfileSummary } | undefined;
+if (flags['cpu-prof'] && existsSync(path.join(profDir, 'cold'))) {
+  const warmDir = path.join(profDir, 'warm');
+  profile = {
+    cold: summariseProfiles(path.join(profDir, 'cold'), projectRoot),
+    warm: existsSync(warmDir) ? summariseProfiles(warmDir, projectRoot) : undefined,
+  };
+}
 
 const ratio = (a: number, b: number | undefined) => (b ? Math.round((a / b) * 100) / 100 : null);
 const phase = (m: Measurement) => ({
@@ -198,9 +207,10 @@ console.log(row('floor', floor, floor ? 1 : null));
 console.log(row('cold', cold, results.cold_ratio));
 console.log(row('warm', warm, results.warm_ratio));
 console.log(`search_ms (first results, fresh Chromium): ${ourSearch ? `${ourSearch.firstMs} ms for "${ourSearch.query}" (${ourSearch.results} results; bundle import ${ourSearch.importMs} ms before it; after init(): ${ourSearch.afterInitMs} ms (init ${ourSearch.initMs} ms); again ${ourSearch.repeatMs} ms)` : 'not measured'}`);
-if (profile) {
-  console.log(`\ncold build CPU profile (self time, ${profile.totalMs} ms in Node processes):`);
-  for (const f of profile.byFile.slice(0, 12)) console.log(`  ${String(f.ms).padStart(8)} ms  ${f.name}`);
+for (const [name, p] of Object.entries(profile ?? {})) {
+  if (!p) continue;
+  console.log(`\n${name} build CPU profile (self time by bucket, ${p.totalMs} ms over its Node processes):`);
+  for (const f of p.byCategory) console.log(`  ${String(f.ms).padStart(8)} ms  ${f.name}`);
 }
 console.log(`\nwrote bench-results.json; logs in ${work}`);
 if (!flags.keep) {
