@@ -22,6 +22,8 @@ export interface ChartOptions {
 }
 
 const W = 720;
+/** Room a date label needs on the time axis (px of the 720-wide view box). */
+const LABEL_W = 80;
 
 function num(n: number): string {
   return Number.isInteger(n) ? String(n) : n.toFixed(1);
@@ -104,7 +106,7 @@ export function columnChart(data: Datum[], o: ChartOptions): string {
   const n = Math.max(1, data.length);
   const slot = plotW / n;
   const barW = Math.max(1, slot * 0.8);
-  const every = Math.max(1, Math.ceil(n / 8));
+  const every = Math.max(1, Math.ceil(LABEL_W / slot));
   data.forEach((d, i) => {
     const h = (d.value / max) * plotH;
     const x = left + i * slot + (slot - barW) / 2;
@@ -113,7 +115,7 @@ export function columnChart(data: Datum[], o: ChartOptions): string {
         `<rect class="bar" x="${round(x)}" y="${round(top + plotH - h)}" width="${round(barW)}" height="${round(h)}"/></g>`,
     );
     // Every `every`-th label, plus the last one when it does not crowd the one before.
-    if (i % every === 0 || (i === n - 1 && i % every >= every / 2)) {
+    if (i % every === 0 || (i === n - 1 && (i % every) * slot >= LABEL_W)) {
       parts.push(`<text class="tick" x="${round(x + barW / 2)}" y="${height - bottom + 16}" text-anchor="middle">${escapeHtml(d.label)}</text>`);
     }
   });
