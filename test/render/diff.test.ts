@@ -105,4 +105,18 @@ describe('renderDiff', () => {
     expect(html).toContain('data-lang="markdown"');
     expect(html).toContain('<td class="diff-num">4</td><td class="diff-marker">+</td>');
   });
+
+  it('highlights a bounded head of each side and keeps the rest of a long edit as plain text', async () => {
+    const before = Array.from({ length: 200 }, (_, i) => `let a${i} = ${i};`).join('\n');
+    const after = before.replace('let a150 = 150;', 'let a150 = "changed";').replace('let a10 = 10;', 'let a10 = "x";');
+    const html = await renderDiff(before, after, { language: 'typescript' });
+    expect(html).toContain('Lines past 60 of each side are not highlighted.');
+    const rowOf = (needle: string) => html.split('</tr>').find((r) => r.includes(needle)) ?? '';
+    expect(rowOf('a10 <')).toMatch(/sl-/);
+    expect(rowOf('a150 =')).toContain('diff-del');
+    expect(rowOf('a150 =')).not.toMatch(/sl-/);
+    expect(rowOf('&quot;changed&quot;')).toContain('diff-add');
+    expect(rowOf('&quot;changed&quot;')).not.toMatch(/sl-/);
+  });
 });
+

@@ -79,6 +79,17 @@ describe('highlightCode', () => {
     expect(visibleText(html.replace(/<span class="code-block-divider"[^]*?<\/span>/, '\n'))).toBe(lines.join('\n'));
   });
 
+  it('by default highlights the first 60 lines of a 500-line file and keeps all 500 on the page', async () => {
+    const lines = Array.from({ length: 500 }, (_, i) => `const v${i} = "<${i}>";`);
+    const html = await highlightCode(lines.join('\n'), 'typescript');
+    expect(html).toContain('— 440 more lines, not highlighted —');
+    const [head, tail] = html.split('code-block-divider');
+    expect(head).toContain('v59');
+    expect(head).not.toContain('v60 ');
+    expect(tail).not.toContain('sl-');
+    expect(visibleText(html.replace(/<span class="code-block-divider"[^]*?<\/span>/, '\n'))).toBe(lines.join('\n'));
+  });
+
   it('bounds the head by characters too, so one huge line is not tokenized', async () => {
     const code = `{"a": 1}\n${'x'.repeat(100_000)}`;
     const html = await highlightCode(code, 'json', { maxHighlightedChars: 1000 });

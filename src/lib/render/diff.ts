@@ -6,7 +6,7 @@
  */
 import { structuredPatch } from 'diff';
 import { escapeHtml } from './escape.ts';
-import { highlightLines, resolveLanguage, splitLines } from './highlight.ts';
+import { DEFAULT_MAX_LINES, highlightHead, highlightLines, resolveLanguage, splitLines } from './highlight.ts';
 
 /** One row of a unified diff. Line numbers are 1-based and shifted by `startLine`. */
 export interface DiffRow {
@@ -31,6 +31,11 @@ export interface RenderDiffOptions extends DiffRowsOptions {
   language?: string;
   /** Above this many lines (both sides together) nothing is highlighted; the diff is still complete. Default 5000. */
   maxHighlightedLines?: number;
+  /**
+   * Lines highlighted at the head of each side (the rest of the side is plain text, still complete). Default 60,
+   * as for code blocks (`DEFAULT_MAX_LINES` in highlight.ts: about a screen, which is what is read).
+   */
+  maxHighlightedLinesPerSide?: number;
 }
 
 const DEFAULT_CONTEXT = 3;
@@ -99,10 +104,12 @@ export async function renderDiff(before: string, after: string, options: RenderD
   const maxLines = options.maxHighlightedLines ?? DEFAULT_MAX_HIGHLIGHTED_LINES;
   let language = resolveLanguage(options.language);
   if (oldLines.length + newLines.length > maxLines) language = 'text';
+  const perSide = options.maxHighlightedLinesPerSide ?? DEFAULT_MAX_LINES;
   const [oldHtml, newHtml] =
     language === 'text'
       ? [oldLines.map(escapeHtml), newLines.map(escapeHtml)]
-      : await Promise.all([highlightLines(before, language), highlightLines(after, language)]);
+      : await Promise.all([highlightSide(before, language, perSide), highlightSide(after, language, perSide)]);
+  const partial = language !== 'text' && (oldLines.length > perSide || newLines.length > perSide);
 
   const body: string[] = [];
   for (const row of rows) {
@@ -124,11 +131,22 @@ export async function renderDiff(before: string, after: string, options: RenderD
   if (rows.length === 0) {
     body.push('<tr class="diff-same"><td class="diff-num"></td><td class="diff-num"></td><td class="diff-marker"></td><td class="diff-code">No changes.</td></tr>');
   }
+  const note = partial
+    ? `<span class="code-block-divider" role="note" data-pagefind-ignore>Lines past ${perSide.toLocaleString('en-US')} of each side are not highlighted.</span>`
+    : '';
   return (
     `<div class="code-block diff-block" data-lang="${escapeHtml(language)}"><table class="diff">` +
     `<thead><tr><th class="diff-num" scope="col">old</th><th class="diff-num" scope="col">new</th><th class="diff-marker"></th><th class="diff-code"></th></tr></thead>` +
-    `<tbody>${body.join('')}</tbody></table></div>`
+    `<tbody>${body.join('')}</tbody></table>${note}</div>`
   );
+}
+
+/** One side's lines as HTML: its head (by `highlightHead`'s limits) highlighted, the rest escaped plain text. */
+async function highlightSide(text: string, language: string, maxLines: number): Promise<string[]> {
+  const { lines, headCount, headText } = highlightHead(text, language, { maxHighlightedLines: maxLines });
+  if (headCount >= lines.length) return highlightLines(text, language);
+  const head = headCount > 0 ? await highlightLines(headText, language) : [];
+  return [...head, ...lines.slice(headCount).map(escapeHtml)];
 }
 
 /** A diff of two versions of a Markdown artifact (shown as highlighted Markdown source, not rendered). */
