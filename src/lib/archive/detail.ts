@@ -4,7 +4,7 @@
  * kept in a small LRU: the pages of one session render one after another, so a handful of entries is enough.
  */
 import { readSession } from '../brain/index.ts';
-import type { Session } from '../brain/types.ts';
+import type { Session, Step } from '../brain/types.ts';
 import { redactSession } from '../redact/index.ts';
 import type { SessionRefData } from './schemas.ts';
 
@@ -36,3 +36,17 @@ export function getSessionDetail(ref: SessionRefData, redactionEnabled: boolean)
   }
   return pending;
 }
+
+/** Each cached session's steps by key, built once per session (a page looked its step up with `find`: O(n²)). */
+const stepIndexes = new WeakMap<Session, Map<string, Step>>();
+
+/** The step `key` of a session from `getSessionDetail`, by a map built once per session. */
+export function stepOf(session: Session, key: string): Step | undefined {
+  let index = stepIndexes.get(session);
+  if (!index) {
+    index = new Map(session.steps.map((step) => [step.key, step]));
+    stepIndexes.set(session, index);
+  }
+  return index.get(key);
+}
+

@@ -336,6 +336,7 @@ export const highlightThemeCss: string = [
   '.code-block{color:var(--code-fg);background:var(--code-bg);overflow-x:auto}',
   '.code-block code{display:block;background:none;color:inherit}',
   '.code-block .line{display:inline}',
+  '.code-block .line-number{opacity:.55;user-select:none}',
   '.code-block-divider{display:block;margin:.5em 0;padding:.15em .5em;font-style:italic;opacity:.75;border-block:1px dashed currentColor;user-select:none}',
   themeRules(LIGHT, 'sl'),
   themeRules(DARK, 'sd'),
