@@ -13,5 +13,5 @@ export const GET: APIRoute = async ({ props }) => {
   const { session, upload } = props as { session: SessionSummary; upload: UploadRow };
   const bytes = await readUploadBytes(session.ref, upload.file);
   // An upload that vanished or grew too large publishes an empty file rather than failing the build.
-  return new Response(bytes ?? new Uint8Array(), { headers: { 'Content-Type': upload.mediaType } });
+  return new Response(new Uint8Array(bytes ?? []), { headers: { 'Content-Type': upload.mediaType } });
 };
