@@ -6,6 +6,7 @@
 import { readSession } from '../brain/index.ts';
 import type { Session, Step } from '../brain/types.ts';
 import { redactSession } from '../redact/index.ts';
+import { prehighlightSession } from './prerender-pool.ts';
 import type { SessionRefData } from './schemas.ts';
 
 /** Sessions kept in memory at once. */
@@ -23,8 +24,10 @@ export function getSessionDetail(ref: SessionRefData, redactionEnabled: boolean)
     return hit;
   }
   const pending = (async () => {
-    const session = await readSession(ref);
-    return (await redactSession(session, { enabled: redactionEnabled })).session;
+    const session = (await redactSession(await readSession(ref), { enabled: redactionEnabled })).session;
+    // Its code blocks go to the highlight workers now, ahead of its step pages (off with ARCHIVE_HIGHLIGHT_WORKERS=0).
+    prehighlightSession(session);
+    return session;
   })();
   // A failed read must not stay cached.
   pending.catch(() => cache.delete(key));

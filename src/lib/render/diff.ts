@@ -141,10 +141,25 @@ export async function renderDiff(before: string, after: string, options: RenderD
   );
 }
 
+/**
+ * The blocks `renderDiff(before, after, options)` passes to `highlightLines` (for the pre-highlighter, see
+ * `highlight-pool.ts`): the head of each side, or nothing when the diff is shown plain.
+ */
+export function diffHighlightBlocks(before: string, after: string, options: RenderDiffOptions = {}): Array<{ code: string; lang: string }> {
+  const language = resolveLanguage(options.language);
+  if (language === 'text') return [];
+  if (splitLines(before).length + splitLines(after).length > (options.maxHighlightedLines ?? DEFAULT_MAX_HIGHLIGHTED_LINES)) return [];
+  const perSide = options.maxHighlightedLinesPerSide ?? DEFAULT_MAX_LINES;
+  return [before, after].flatMap((text) => {
+    const { headCount, headText } = highlightHead(text, language, { maxHighlightedLines: perSide });
+    return headCount > 0 ? [{ code: headText, lang: language }] : [];
+  });
+}
+
 /** One side's lines as HTML: its head (by `highlightHead`'s limits) highlighted, the rest escaped plain text. */
 async function highlightSide(text: string, language: string, maxLines: number): Promise<string[]> {
   const { lines, headCount, headText } = highlightHead(text, language, { maxHighlightedLines: maxLines });
-  if (headCount >= lines.length) return highlightLines(text, language);
+  if (headCount >= lines.length) return highlightLines(headText, language);
   const head = headCount > 0 ? await highlightLines(headText, language) : [];
   return [...head, ...lines.slice(headCount).map(escapeHtml)];
 }

@@ -468,6 +468,37 @@ async function tokenizeLines(lines: string[], lang: string): Promise<string[]> {
   return out;
 }
 
+/** The cache key `highlightLines` uses for `code` in `lang`; undefined for plain text (never tokenized or cached). */
+export function highlightCacheKey(code: string, lang: string): { key: string; language: string; text: string } | undefined {
+  const language = resolveLanguage(lang);
+  if (language === 'text') return undefined;
+  const text = splitLines(code).join('\n');
+  return { key: cacheKey(language, text), language, text };
+}
+
+/** True when `key` is in the memory cache or being highlighted now (a pre-highlighter then skips it). */
+export function isHighlightKnown(key: string): boolean {
+  return memoryCache.has(key) || inFlight.has(key);
+}
+
+/**
+ * Lets another thread highlight the block `key` (from `highlightCacheKey`): until `lines` settles, a page asking
+ * for it waits for that result instead of tokenizing it again. If `lines` rejects (a worker died) the block is
+ * highlighted here, so a failing worker costs time, never output.
+ */
+export function adoptHighlight(key: string, language: string, text: string, lines: Promise<string[]>): void {
+  if (isHighlightKnown(key)) return;
+  const pending = lines
+    .then((result) => (result.length === splitLines(text).length ? result : Promise.reject(new Error('line count'))))
+    .catch(() => tokenizeLines(splitLines(text), language))
+    .then((result) => {
+      rememberLines(key, result);
+      return result;
+    })
+    .finally(() => inFlight.delete(key));
+  inFlight.set(key, pending);
+}
+
 /**
  * The highlighted inner HTML of each line of `code` (no wrapper), from the cache when possible. Every line is
  * highlighted: callers bound the input (see `highlightCode`). Text is always escaped; unknown languages are plain.
