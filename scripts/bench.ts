@@ -76,6 +76,15 @@ function buildEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   return env;
 }
 
+const loads: Record<string, string> = {};
+
+/** Each phase as soon as it is measured, so a run that is stopped half-way still leaves its numbers. */
+const done: Record<string, unknown> = {};
+function record(m: Measurement, extra: Record<string, unknown> = {}): void {
+  done[m.label] = { ...m, ...extra, load_before: loads[m.label] };
+  writeFileSync(path.join(work, 'bench-partial.json'), `${JSON.stringify({ steps, phases: done }, null, 2)}\n`);
+}
+
 function failIfBad(m: Measurement): void {
   if (m.exitCode === 0) return;
   const tail = readFileSync(m.log, 'utf8').split('\n').slice(-30).join('\n');
@@ -107,7 +116,6 @@ function siteFacts(dir: string, log: string): { pages: number; pagefindLine?: st
   return { pages, pagefindLine };
 }
 
-const loads: Record<string, string> = {};
 let floor: Measurement | undefined;
 let floorSearch: SearchTiming | undefined;
 if (!flags['skip-floor']) {
@@ -119,6 +127,7 @@ if (!flags['skip-floor']) {
     env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' },
     logFile: path.join(work, 'floor.log'),
   });
+  record(floor);
   failIfBad(floor);
   say(`floor: ${floor.wallS} s, tree peak ${floor.peakTreeRssMib} MiB`);
   floorSearch = await search(path.join(floorDir, 'dist'), 'floor');
@@ -135,6 +144,7 @@ const cold = await measure('cold', process.execPath, [path.join(projectRoot, 'sc
   env: coldEnv,
   logFile: path.join(work, 'cold.log'),
 });
+record(cold);
 failIfBad(cold);
 const coldFacts = siteFacts(out, cold.log);
 say(`cold: ${cold.wallS} s, tree peak ${cold.peakTreeRssMib} MiB, ${coldFacts.pages} pages`);
@@ -148,6 +158,7 @@ const warm = await measure('warm', process.execPath, [path.join(projectRoot, 'sc
   env: profEnv(path.join(profDir, 'warm')),
   logFile: path.join(work, 'warm.log'),
 });
+record(warm);
 failIfBad(warm);
 const warmFacts = siteFacts(out, warm.log);
 say(`warm: ${warm.wallS} s, tree peak ${warm.peakTreeRssMib} MiB, ${warmFacts.pages} pages`);
