@@ -2,8 +2,14 @@
  * The routing module: reads the collections once and yields every route's paths, so each page's `getStaticPaths`
  * is a one-liner over it. Paths come out session by session, in timeline order, so the render-time session cache
  * (`getSessionDetail`) sees the pages of one session one after another.
+ *
+ * A session's own pages (`/sessions/<id>/**`) are left out when this build reuses them (an incremental build, see
+ * `archive/incremental.ts`); pages that list every session (home, audit, stats, report, short links, search,
+ * sessions.json) always come from `allSessions()`.
  */
 import { getCollection, getEntry } from 'astro:content';
+import { messagePagePaths, taskPagePaths } from './audit/lists.ts';
+import { reusedSessionIds, shardOf } from './archive/incremental.ts';
 import type { ArchiveInfo, ArtifactRow, SessionSummary, StepRow, UploadRow } from './archive/schemas.ts';
 
 let sessionsOnce: Promise<SessionSummary[]> | undefined;
@@ -14,6 +20,17 @@ export function allSessions(): Promise<SessionSummary[]> {
     entries.map((e) => e.data as SessionSummary).sort(newestFirst),
   );
   return sessionsOnce;
+}
+
+let renderedOnce: Promise<SessionSummary[]> | undefined;
+
+/** The sessions whose own pages this build renders: all of them, minus those an incremental build reuses. */
+export function renderedSessions(): Promise<SessionSummary[]> {
+  renderedOnce ??= allSessions().then((sessions) => {
+    const reused = reusedSessionIds();
+    return reused.size === 0 ? sessions : sessions.filter((s) => !reused.has(s.id));
+  });
+  return renderedOnce;
 }
 
 function newestFirst(a: SessionSummary, b: SessionSummary): number {
@@ -39,12 +56,12 @@ export async function archiveInfo(): Promise<ArchiveInfo> {
 
 /** `/sessions/<id>/` */
 export async function sessionPaths() {
-  return (await allSessions()).map((session) => ({ params: { id: session.id }, props: { session } }));
+  return (await renderedSessions()).map((session) => ({ params: { id: session.id }, props: { session } }));
 }
 
 /** `/sessions/<id>/steps/<key>/`, with the neighbouring rows for prev/next. */
 export async function stepPaths() {
-  return (await allSessions()).flatMap((session) =>
+  return (await renderedSessions()).flatMap((session) =>
     session.steps.map((row: StepRow, i: number) => ({
       params: { id: session.id, key: row.key },
       props: { session, row, prev: session.steps[i - 1], next: session.steps[i + 1] },
@@ -54,7 +71,7 @@ export async function stepPaths() {
 
 /** `/sessions/<id>/artifacts/<slug>/` */
 export async function artifactPaths() {
-  return (await allSessions()).flatMap((session) =>
+  return (await renderedSessions()).flatMap((session) =>
     session.artifacts.map((artifact: ArtifactRow) => ({
       params: { id: session.id, slug: artifact.slug },
       props: { session, artifact },
@@ -64,11 +81,21 @@ export async function artifactPaths() {
 
 /** `/sessions/<id>/uploads/<n>.<ext>` for raster images only. */
 export async function uploadPaths() {
-  return (await allSessions()).flatMap((session) =>
+  return (await renderedSessions()).flatMap((session) =>
     session.uploads
       .filter((u: UploadRow) => u.served !== undefined)
       .map((upload: UploadRow) => ({ params: { id: session.id, file: upload.served as string }, props: { session, upload } })),
   );
+}
+
+/** `/sessions/<id>/messages/[<n>/]` */
+export async function messagePaths() {
+  return messagePagePaths(await renderedSessions());
+}
+
+/** `/sessions/<id>/tasks/` */
+export async function taskPaths() {
+  return taskPagePaths(await renderedSessions());
 }
 
 /** `/s/<prefix>/`: every session's 8-character prefix, with all sessions sharing it. */
@@ -80,4 +107,10 @@ export async function shortLinkPaths() {
     byPrefix.set(s.prefix, list);
   }
   return [...byPrefix].map(([prefix, sessions]) => ({ params: { prefix }, props: { prefix, sessions } }));
+}
+
+/** The search shards holding at least one session, in order (the search page merges them; shard 0 when none). */
+export async function searchShards(): Promise<number[]> {
+  const shards = [...new Set((await allSessions()).map((s) => shardOf(s.id)))].sort((a, b) => a - b);
+  return shards.length > 0 ? shards : [0];
 }

@@ -103,8 +103,13 @@ describe('demo build (no roots found → fixtures/demo)', () => {
     for (const f of ['pagefind.js', 'pagefind-ui.js', 'pagefind-ui.css', 'pagefind-entry.json']) {
       expect(existsSync(path.join(build.outDir, 'pagefind', f)), f).toBe(true);
     }
-    const entry = JSON.parse(readFileSync(path.join(build.outDir, 'pagefind', 'pagefind-entry.json'), 'utf8'));
-    const pages = Object.values(entry.languages as Record<string, { page_count: number }>).reduce((n, l) => n + l.page_count, 0);
+    // One bundle per search shard (src/integrations/pagefind.ts); shards.json lists those holding sessions.
+    const shards = JSON.parse(readFileSync(path.join(build.outDir, 'pagefind', 'shards.json'), 'utf8')) as string[];
+    let pages = 0;
+    for (const shard of shards) {
+      const entry = JSON.parse(readFileSync(path.join(build.outDir, 'pagefind', shard, 'pagefind-entry.json'), 'utf8'));
+      pages += Object.values(entry.languages as Record<string, { page_count: number }>).reduce((n, l) => n + l.page_count, 0);
+    }
     expect(pages).toBeGreaterThanOrEqual(sessions.reduce((n, s) => n + s.steps.length, 0));
   });
 

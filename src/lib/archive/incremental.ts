@@ -1,0 +1,282 @@
+/**
+ * Incremental builds: reuse the pages of sessions that did not change, and the search shards that hold only such
+ * sessions. No `astro:*` import: `scripts/build.ts` plans (before `astro build`), the routing module reads the
+ * plan (which sessions not to render), the search step restores the reused folders and indexes changed shards.
+ *
+ * A session's own pages (`/sessions/<id>/**`) depend only on that session's files, the site's code and the build
+ * settings, so its *reuse key* hashes exactly those: the session's content digest (reader and redactor versions,
+ * every file's size and mtime — the same fingerprint the loader uses), a fingerprint of every file of the site's
+ * code, ARCHIVE_BASE, the redaction and demo flags and the roots scanned (the page frame shows their count and the
+ * demo/redaction banners). Anything else the frame showed that depends on other sessions would break reuse: the
+ * frame shows nothing of the kind (the build time is on /report/ only).
+ *
+ * Soundness: the manifest of the last build is deleted before a build starts and written only after it succeeds;
+ * it names the absolute out dir and a build id also written into the out dir, so a build into another folder, a
+ * deleted folder or a folder some other build emptied renders everything. A folder is reused only when it exists.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { READER_VERSION } from '../brain/index.ts';
+import type { SessionRef } from '../brain/types.ts';
+import { REDACTOR_VERSION } from '../redact/index.ts';
+import type { ArchiveInputs } from './inputs.ts';
+import { mapBounded, sessionFingerprint } from './pipeline.ts';
+
+/** Bump when the plan, manifest or shard layout changes: every cached page and shard is then rebuilt. */
+export const INCREMENTAL_VERSION = 'incremental-1';
+
+/** The environment variable naming the plan file `scripts/build.ts` writes for the Astro process. */
+export const PLAN_ENV = 'ARCHIVE_REUSE_PLAN';
+
+/**
+ * Search shards: one Pagefind index per shard of sessions (by a stable hash of the id), merged in the browser.
+ * More shards make a warm rebuild re-index less; fewer make the first search fetch less (each shard costs its own
+ * entry, meta and index chunks). 8 keeps a shard at ~1/8 of the index and the first search within its budget
+ * (BENCHMARKS.md).
+ */
+export const SEARCH_SHARDS = 8;
+
+/** Which search shard holds a session's pages. */
+export function shardOf(sessionId: string, shards = SEARCH_SHARDS): number {
+  return createHash('sha1').update(sessionId).digest().readUInt32BE(0) % shards;
+}
+
+/** The folder of shard `n` under the Pagefind bundle folder: `''` for shard 0, else `shard-<n>/`. */
+export function shardFolder(n: number): string {
+  return n === 0 ? '' : `shard-${n}/`;
+}
+
+const sha = (s: string): string => createHash('sha256').update(s).digest('hex');
+
+/** What the code of the site is: every file under `src/` and `public/`, the Astro config and the lockfile. */
+export async function siteFingerprint(projectRoot: string): Promise<string> {
+  const hash = createHash('sha256').update(`${INCREMENTAL_VERSION}\0${process.version}\0`);
+  const files: string[] = ['astro.config.mjs', 'package-lock.json'];
+  async function walk(rel: string): Promise<void> {
+    const entries = await fs.readdir(path.join(projectRoot, rel), { withFileTypes: true }).catch(() => []);
+    for (const e of entries) {
+      const childRel = `${rel}/${e.name}`;
+      if (e.isDirectory()) await walk(childRel);
+      else files.push(childRel);
+    }
+  }
+  await walk('src');
+  await walk('public');
+  for (const rel of files.sort()) {
+    const bytes = await fs.readFile(path.join(projectRoot, rel)).catch(() => Buffer.from('\0missing'));
+    hash.update(`${rel}\0${bytes.length}\0`).update(bytes);
+  }
+  return hash.digest('hex');
+}
+
+/** The settings every page depends on besides the code. */
+export interface BuildSettings {
+  /** ARCHIVE_BASE as given ('' when unset). */
+  base: string;
+  redactionEnabled: boolean;
+  isDemo: boolean;
+  /** Roots scanned (the frame shows their count). */
+  roots: string[];
+}
+
+/** The digest of a session's content: the same inputs as the loader's digest. */
+export async function sessionContentDigest(ref: SessionRef): Promise<string> {
+  const files = await sessionFingerprint(ref.dir);
+  return sha([READER_VERSION, REDACTOR_VERSION, ref.product, ref.root, ref.dir, files.join('\n')].join('\0'));
+}
+
+/** Every discovered session's reuse key, and the hash of what all of them share (code and settings). */
+export async function sessionReuseKeys(
+  inputs: ArchiveInputs,
+  site: string,
+  settings: BuildSettings,
+): Promise<{ shared: string; keys: Record<string, string> }> {
+  const shared = sha(JSON.stringify({ v: INCREMENTAL_VERSION, site, ...settings }));
+  const keys: Record<string, string> = {};
+  await mapBounded(inputs.discovery.sessions, 8, async (ref) => {
+    keys[ref.id] = sha(`${shared}\0${ref.id}\0${await sessionContentDigest(ref)}`);
+  });
+  return { shared, keys };
+}
+
+/** The last successful build into an out dir. */
+interface Manifest {
+  version: string;
+  outDir: string;
+  buildId: string;
+  /** The site fingerprint and settings the keys were made with (to say why nothing was reused). */
+  shared: string;
+  keys: Record<string, string>;
+}
+
+/** What this build reuses; written to a file the Astro process reads (path in `ARCHIVE_REUSE_PLAN`). */
+export interface BuildPlan {
+  outDir: string;
+  /** Where the reused session folders wait while Astro empties and fills the out dir. */
+  stagingDir: string;
+  /** Reuse key of every discovered session (the search step keys its shards with them). */
+  keys: Record<string, string>;
+  /** Sessions whose pages are reused (not rendered). */
+  reused: string[];
+  /** Hash of the site fingerprint and settings (see `sessionReuseKeys`). */
+  shared: string;
+  /** Why nothing could be reused, for the log (undefined when the last build's pages were usable). */
+  whyNone?: string;
+}
+
+const BUILD_ID_FILE = '.agy-archive-build';
+
+function incrementalDir(cacheDir: string): string {
+  return path.join(cacheDir, 'incremental');
+}
+
+function readManifest(cacheDir: string): Manifest | undefined {
+  try {
+    const m = JSON.parse(readFileSync(path.join(incrementalDir(cacheDir), 'manifest.json'), 'utf8')) as Manifest;
+    return m.version === INCREMENTAL_VERSION ? m : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Write a file whole or not at all. */
+function writeAtomic(file: string, text: string): void {
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, text);
+  renameSync(tmp, file);
+}
+
+/**
+ * Before `astro build`: compare every session's key with the last build's, move the unchanged sessions' folders out
+ * of the out dir into the staging folder (a rename each), and write the plan. The old manifest is deleted first, so
+ * a build that fails leaves none behind. Returns the plan and the path of its file.
+ */
+export function planBuild(
+  cacheDir: string,
+  outDir: string,
+  { shared, keys }: { shared: string; keys: Record<string, string> },
+): { plan: BuildPlan; planFile: string } {
+  const dir = incrementalDir(cacheDir);
+  mkdirSync(dir, { recursive: true });
+  const stagingDir = path.join(dir, 'staged');
+  rmSync(stagingDir, { recursive: true, force: true });
+  mkdirSync(stagingDir, { recursive: true });
+
+  const previous = readManifest(cacheDir);
+  rmSync(path.join(dir, 'manifest.json'), { force: true });
+  const reused: string[] = [];
+  let buildIdOnDisk: string | undefined;
+  try {
+    buildIdOnDisk = readFileSync(path.join(outDir, BUILD_ID_FILE), 'utf8').trim();
+  } catch {
+    buildIdOnDisk = undefined;
+  }
+  const whyNone = !previous
+    ? 'no earlier successful build'
+    : previous.outDir !== outDir
+      ? `the last build went to ${previous.outDir}`
+      : previous.buildId !== buildIdOnDisk
+        ? 'the out dir is not the one the last build wrote'
+        : previous.shared !== shared
+          ? "the site's code or build settings changed"
+          : undefined;
+  if (previous && whyNone === undefined) {
+    for (const [id, key] of Object.entries(keys)) {
+      if (previous.keys[id] !== key) continue;
+      const from = path.join(outDir, 'sessions', id);
+      if (!existsSync(path.join(from, 'index.html'))) continue;
+      try {
+        renameSync(from, path.join(stagingDir, id));
+        reused.push(id);
+      } catch {
+        // e.g. EXDEV (cache on another file system): render this session instead.
+      }
+    }
+  }
+  const plan: BuildPlan = { outDir, stagingDir, keys, reused: reused.sort(), shared, whyNone };
+  const planFile = path.join(dir, 'plan.json');
+  writeAtomic(planFile, JSON.stringify(plan));
+  return { plan, planFile };
+}
+
+let planOnce: BuildPlan | null | undefined;
+
+/** The plan of this build (from `ARCHIVE_REUSE_PLAN`), or undefined for a build not started by `scripts/build.ts`. */
+export function currentPlan(env: NodeJS.ProcessEnv = process.env): BuildPlan | undefined {
+  if (planOnce === undefined) {
+    const file = env[PLAN_ENV];
+    planOnce = null;
+    if (file) {
+      try {
+        planOnce = JSON.parse(readFileSync(file, 'utf8')) as BuildPlan;
+      } catch (error) {
+        throw new Error(`The build plan ${file} could not be read (${String(error)}). Hint: run \`npm run build\` again.`);
+      }
+    }
+  }
+  return planOnce ?? undefined;
+}
+
+/** Ids of the sessions whose pages this build reuses (empty for a full build). */
+export function reusedSessionIds(env: NodeJS.ProcessEnv = process.env): Set<string> {
+  return new Set(currentPlan(env)?.reused ?? []);
+}
+
+/**
+ * After Astro wrote the out dir: move the reused folders back. Throws when one is missing or its place is taken
+ * (the build must then fail rather than publish a site without those pages). Returns how many were restored.
+ */
+export function restoreReused(outDir: string, env: NodeJS.ProcessEnv = process.env): number {
+  const plan = currentPlan(env);
+  if (!plan || plan.reused.length === 0) return 0;
+  if (path.resolve(plan.outDir) !== path.resolve(outDir)) {
+    throw new Error(`The build plan is for ${plan.outDir}, not ${outDir}. Hint: run \`npm run build\` again.`);
+  }
+  mkdirSync(path.join(outDir, 'sessions'), { recursive: true });
+  let restored = 0;
+  for (const id of plan.reused) {
+    const from = path.join(plan.stagingDir, id);
+    const to = path.join(outDir, 'sessions', id);
+    if (!existsSync(from)) continue; // already restored (a second build:done hook)
+    if (existsSync(to)) throw new Error(`Session ${id} was rendered although its pages were reused.`);
+    renameSync(from, to);
+    restored++;
+  }
+  return restored;
+}
+
+/** After a successful build: write the manifest (and the build id into the out dir) for the next build. */
+export function commitBuild(cacheDir: string, plan: BuildPlan): void {
+  const missing = plan.reused.filter((id) => !existsSync(path.join(plan.outDir, 'sessions', id, 'index.html')));
+  if (missing.length > 0) {
+    abandonBuild(cacheDir);
+    throw new Error(
+      `The pages of ${missing.length} reused sessions were not put back into ${plan.outDir} (e.g. ${missing[0]}). ` +
+        'Hint: run `npm run build` again; it will render every session.',
+    );
+  }
+  const buildId = randomUUID();
+  writeFileSync(path.join(plan.outDir, BUILD_ID_FILE), `${buildId}\n`);
+  const manifest: Manifest = { version: INCREMENTAL_VERSION, outDir: plan.outDir, buildId, shared: plan.shared, keys: plan.keys };
+  writeAtomic(path.join(incrementalDir(cacheDir), 'manifest.json'), JSON.stringify(manifest));
+  rmSync(plan.stagingDir, { recursive: true, force: true });
+}
+
+/** After a failed build: forget everything (the next build renders all) and drop the staged folders. */
+export function abandonBuild(cacheDir: string): void {
+  const dir = incrementalDir(cacheDir);
+  rmSync(path.join(dir, 'manifest.json'), { force: true });
+  rmSync(path.join(dir, 'staged'), { recursive: true, force: true });
+}
+
+/** Session folders present in an out dir (for a search step run without a plan). */
+export function sessionFoldersIn(outDir: string): string[] {
+  const dir = path.join(outDir, 'sessions');
+  try {
+    return readdirSync(dir).filter((name) => statSync(path.join(dir, name)).isDirectory());
+  } catch {
+    return [];
+  }
+}

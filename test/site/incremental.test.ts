@@ -1,0 +1,138 @@
+/**
+ * Incremental builds (src/lib/archive/incremental.ts): a rebuild after adding one session renders only that
+ * session's pages and re-indexes only its search shard; the other sessions' pages are the very same files
+ * (same inode: moved aside and back, never rewritten). Search in Chromium then finds a word only the new session has
+ * and a word only an old one has, across the merged shards, with the product filter still narrowing. Touching one
+ * session's file re-renders that session alone; a build into a deleted out dir renders everything.
+ */
+import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { buildSite, projectRoot } from '../helpers/build-site.ts';
+import { hasChromium, launchBrowser } from '../helpers/browser.ts';
+import { fileForUrl, htmlFiles, linksIn, readPage } from '../helpers/site-files.ts';
+import { serveStatic, type StaticServer } from '../helpers/static-server.ts';
+
+const OLD = 'e08e5d5e-3fdf-42fd-b1cb-0e2f06167eb0'; // jetski: the only session mentioning "logslice"
+const TOUCHED = 'e69b7648-138c-43cd-a6c0-5bbfeaba62aa';
+const COPIED = '7fc10e1b-7107-468d-9b45-ad18459f6d44';
+const NEW = 'a0a0a0a0-1111-4222-8333-944444444444';
+const NEW_WORD = 'zephyrquokka';
+
+const work = mkdtempSync(path.join(os.tmpdir(), 'agy-incremental-'));
+const home = path.join(work, 'home');
+const outDir = path.join(work, 'dist');
+const cacheDir = path.join(work, 'cache');
+const build = () => buildSite({ env: { GEMINI_HOME: home }, outDir, cacheDir });
+const inode = (url: string): number => statSync(fileForUrl(outDir, url) as string).ino;
+
+/** Every `/…` link and asset of every page resolves to a file (reused pages point at this build's assets). */
+function brokenLinks(): string[] {
+  const broken: string[] = [];
+  for (const rel of htmlFiles(outDir)) {
+    for (const link of linksIn(readFileSync(path.join(outDir, rel), 'utf8'))) {
+      if (link.startsWith('/') && !link.startsWith('//') && !fileForUrl(outDir, link)) broken.push(`${rel}: ${link}`);
+    }
+  }
+  return broken;
+}
+
+/** "37 results for npm" → 37 */
+async function resultCount(page: Page, query: string): Promise<number> {
+  const message = page.locator('.pagefind-ui__message');
+  await expect.poll(async () => (await message.textContent()) ?? '', { timeout: 15_000 }).toMatch(new RegExp(`result.* for ${query}`, 'i'));
+  return Number(((await message.textContent()) ?? '').match(/(\d+)/)?.[1] ?? 0);
+}
+
+describe('incremental builds', () => {
+  let before: Record<string, number>;
+  let warm: { code: number | null; output: string };
+
+  beforeAll(async () => {
+    cpSync(path.join(projectRoot, 'fixtures', 'demo'), home, { recursive: true, preserveTimestamps: true });
+    const cold = await build();
+    expect(cold.code, cold.output.slice(-2000)).toBe(0);
+    expect(cold.output).toContain('reused pages of 0 unchanged sessions, rendering 5');
+    before = { old: inode(`/sessions/${OLD}/steps/1/`), oldSession: inode(`/sessions/${OLD}/`) };
+
+    const copy = path.join(home, 'antigravity', 'brain', NEW);
+    cpSync(path.join(home, 'antigravity-cli', 'brain', COPIED), copy, { recursive: true, preserveTimestamps: true });
+    appendFileSync(path.join(copy, 'walkthrough.md'), `\nChecked the ${NEW_WORD} marker.\n`);
+    warm = await build();
+    expect(warm.code, warm.output.slice(-2000)).toBe(0);
+  }, 240_000);
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+  it('reuses the unchanged sessions and renders the new one', () => {
+    expect(warm.output).toContain('reused pages of 5 unchanged sessions, rendering 1');
+    expect(warm.output).toMatch(/search index: \d+ shards of 6 sessions \(1 indexed/);
+    expect(inode(`/sessions/${OLD}/steps/1/`)).toBe(before.old);
+    expect(inode(`/sessions/${OLD}/`)).toBe(before.oldSession);
+    expect(readPage(outDir, `/sessions/${NEW}/`)).toBeDefined();
+    expect(readPage(outDir, `/sessions/${NEW}/steps/1/`)).toBeDefined();
+    expect(readPage(outDir, '/')).toContain(`href="/sessions/${NEW}/"`);
+    expect(brokenLinks()).toEqual([]);
+  });
+
+  describe.skipIf(!hasChromium())('search over the merged shards', () => {
+    let server: StaticServer;
+    let context: BrowserContext;
+    let close: () => Promise<void>;
+    beforeAll(async () => {
+      server = await serveStatic(outDir);
+      ({ context, close } = await launchBrowser());
+    });
+    afterAll(async () => {
+      await close?.();
+      await server?.close();
+    });
+
+    it('finds a word of the new session and a word of an old one', async () => {
+      const page = await context.newPage();
+      await page.goto(`${server.origin}/search/?q=${NEW_WORD}`);
+      expect(await resultCount(page, NEW_WORD)).toBeGreaterThan(0);
+      expect(await page.locator('a.pagefind-ui__result-link').first().getAttribute('href')).toContain(`/sessions/${NEW}/`);
+      await page.goto(`${server.origin}/search/?q=logslice`);
+      expect(await resultCount(page, 'logslice')).toBeGreaterThan(0);
+      await page.locator(`a.pagefind-ui__result-link[href*="/sessions/${OLD}/"]`).first().waitFor({ timeout: 15_000 });
+      await page.close();
+    });
+
+    it('narrows the merged results with the product filter', async () => {
+      const page = await context.newPage();
+      await page.goto(`${server.origin}/search/?q=README`);
+      const all = await resultCount(page, 'README');
+      expect(all).toBeGreaterThan(1);
+      const block = page.locator('.pagefind-ui__filter-panel details', { hasText: 'Product' });
+      await block.locator('summary').click();
+      await block.locator('input[type="checkbox"]').first().check();
+      await expect.poll(async () => resultCount(page, 'README'), { timeout: 15_000 }).toBeLessThan(all);
+      expect(await resultCount(page, 'README')).toBeGreaterThan(0);
+      await page.close();
+    });
+  });
+
+  it('re-renders only a session whose file changed', async () => {
+    const transcript = path.join(home, 'antigravity', 'brain', TOUCHED, '.system_generated', 'logs', 'transcript.jsonl');
+    const touchedBefore = inode(`/sessions/${TOUCHED}/`);
+    const future = new Date(Date.now() + 60_000);
+    utimesSync(transcript, future, future);
+    const result = await build();
+    expect(result.code, result.output.slice(-2000)).toBe(0);
+    expect(result.output).toContain('reused pages of 5 unchanged sessions, rendering 1');
+    expect(inode(`/sessions/${TOUCHED}/`)).not.toBe(touchedBefore);
+    expect(inode(`/sessions/${OLD}/steps/1/`)).toBe(before.old);
+  }, 120_000);
+
+  it('renders everything into a deleted out dir', async () => {
+    rmSync(outDir, { recursive: true, force: true });
+    const result = await build();
+    expect(result.code, result.output.slice(-2000)).toBe(0);
+    expect(result.output).toContain('reused pages of 0 unchanged sessions, rendering 6');
+    expect(readPage(outDir, `/sessions/${OLD}/steps/1/`)).toBeDefined();
+    expect(readPage(outDir, `/sessions/${NEW}/`)).toBeDefined();
+    expect(brokenLinks()).toEqual([]);
+  }, 120_000);
+});
