@@ -2,7 +2,18 @@
  * Step bodies at render time. The content store holds only summaries; a page that needs a session's bodies asks
  * here by id. The session is read again through the reader and the redactor (the same way the loader did) and
  * kept in a small LRU: the pages of one session render one after another, so a handful of entries is enough.
+ *
+ * Astro renders route by route (session pages, then step pages, artifacts, exports, messages, task logs), so each
+ * session is asked for once per route: up to six reads and redactions of every session per build, and redaction
+ * (secretlint) is the costly part. So the first read of a session in a build is also written to a spill folder of
+ * this process (`v8.serialize`, a structured copy, read back far faster than reading and redacting again), which is
+ * removed when the process exits. Nothing is kept between builds: a rebuild always reads the brain folders afresh.
  */
+import { mkdirSync, rmSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import v8 from 'node:v8';
 import { readSession } from '../brain/index.ts';
 import type { Session, Step } from '../brain/types.ts';
 import { redactSession } from '../redact/index.ts';
@@ -13,6 +24,44 @@ import type { SessionRefData } from './schemas.ts';
 export const DETAIL_CACHE_SIZE = 4;
 
 const cache = new Map<string, Promise<Session>>();
+/** Sessions read in this process, by cache key → their spill file. */
+const spilled = new Map<string, string>();
+let spillDir: string | undefined;
+
+function spillFolder(): string {
+  if (!spillDir) {
+    spillDir = path.join(os.tmpdir(), `agy-archive-detail-${process.pid}-${Date.now().toString(36)}`);
+    mkdirSync(spillDir, { recursive: true });
+    const dir = spillDir;
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  }
+  return spillDir;
+}
+
+/** Reads and redacts a session, or takes this build's earlier result from the spill folder. */
+async function loadSession(key: string, ref: SessionRefData, redactionEnabled: boolean): Promise<Session> {
+  const file = spilled.get(key);
+  if (file) {
+    try {
+      return v8.deserialize(await readFile(file)) as Session;
+    } catch {
+      spilled.delete(key); // Gone or torn: read it again.
+    }
+  }
+  const session = (await redactSession(await readSession(ref), { enabled: redactionEnabled })).session;
+  if (!file) {
+    // Its code blocks go to the highlight workers now, ahead of its step pages (off with ARCHIVE_HIGHLIGHT_WORKERS=0).
+    prehighlightSession(session);
+  }
+  try {
+    const target = path.join(spillFolder(), `${spilled.size}.v8`);
+    await writeFile(target, v8.serialize(session));
+    spilled.set(key, target);
+  } catch {
+    // No spill (full or read-only tmp): the next route reads and redacts it again, as before.
+  }
+  return session;
+}
 
 /** The full, redacted session for `ref`, cached (least recently used evicted). */
 export function getSessionDetail(ref: SessionRefData, redactionEnabled: boolean): Promise<Session> {
@@ -23,12 +72,7 @@ export function getSessionDetail(ref: SessionRefData, redactionEnabled: boolean)
     cache.set(key, hit);
     return hit;
   }
-  const pending = (async () => {
-    const session = (await redactSession(await readSession(ref), { enabled: redactionEnabled })).session;
-    // Its code blocks go to the highlight workers now, ahead of its step pages (off with ARCHIVE_HIGHLIGHT_WORKERS=0).
-    prehighlightSession(session);
-    return session;
-  })();
+  const pending = loadSession(key, ref, redactionEnabled);
   // A failed read must not stay cached.
   pending.catch(() => cache.delete(key));
   cache.set(key, pending);

@@ -1,0 +1,27 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { DETAIL_CACHE_SIZE, getSessionDetail, stepOf } from '../../src/lib/archive/detail.ts';
+import { discoverSessions, readSession } from '../../src/lib/brain/index.ts';
+import { redactSession } from '../../src/lib/redact/index.ts';
+
+const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+describe('getSessionDetail', () => {
+  it('gives the same redacted session after it left the memory cache (from the build spill), with steps by key', async () => {
+    process.env.ARCHIVE_HIGHLIGHT_WORKERS = '0';
+    const discovery = await discoverSessions({ geminiHome: path.join(projectRoot, 'fixtures', 'demo') });
+    const refs = discovery.sessions.map((s) => ({ ...s, mtimeMs: 0, ctimeMs: 0 })) as unknown as Parameters<typeof getSessionDetail>[0][];
+    expect(refs.length).toBeGreaterThan(DETAIL_CACHE_SIZE);
+    const first = await getSessionDetail(refs[0]!, true);
+    for (const ref of refs.slice(1)) await getSessionDetail(ref, true);
+    const again = await getSessionDetail(refs[0]!, true);
+    expect(again).not.toBe(first); // evicted from memory, read back from the spill
+    expect(again).toEqual(first);
+    const fresh = (await redactSession(await readSession(discovery.sessions[0]!), { enabled: true })).session;
+    expect(again).toEqual(fresh);
+    const last = again.steps.at(-1);
+    if (last) expect(stepOf(again, last.key)).toBe(last);
+    expect(stepOf(again, 'no-such-key')).toBeUndefined();
+  });
+});
