@@ -1,0 +1,81 @@
+/**
+ * What the search index gets from a step page: the text inside `data-pagefind-body` that is not under
+ * `data-pagefind-ignore`. Auditors search for a step's text, a command, a path and an error message: each must be
+ * in it, while the bulky parts (code, diffs, raw records, long output tails) stay on the page but out of the index.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { discoverSessions, readSession } from '../../src/lib/brain/index.ts';
+import type { Session, Step } from '../../src/lib/brain/types.ts';
+import path from 'node:path';
+import { projectRoot } from '../helpers/build-site.ts';
+import { demoBuild } from '../helpers/homes.ts';
+import type { SharedBuild } from '../helpers/shared-build.ts';
+import { readPage } from '../helpers/site-files.ts';
+
+const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr']);
+
+/** The indexed text of a page: inside data-pagefind-body, minus data-pagefind-ignore subtrees, tags dropped. */
+function indexedText(html: string): string {
+  const body = html.slice(html.indexOf('data-pagefind-body'));
+  let out = '';
+  let ignoreDepth = 0;
+  let depth = 0;
+  for (const m of body.matchAll(/<(\/?)([a-zA-Z0-9-]+)([^>]*)>|([^<]+)/g)) {
+    if (m[4] !== undefined) {
+      if (ignoreDepth === 0) out += m[4];
+      continue;
+    }
+    const tag = (m[2] ?? '').toLowerCase();
+    if (VOID.has(tag) || (m[3] ?? '').endsWith('/')) continue;
+    if (m[1]) {
+      depth--;
+      if (ignoreDepth > 0 && depth < ignoreDepth) ignoreDepth = 0;
+    } else {
+      depth++;
+      if (ignoreDepth === 0 && /\sdata-pagefind-ignore/.test(m[3] ?? '')) ignoreDepth = depth;
+    }
+  }
+  return out.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&').replace(/\s+/g, ' ');
+}
+
+describe('search index of step pages (demo build)', () => {
+  let build: SharedBuild;
+  let steps: { s: Session; step: Step }[];
+  beforeAll(async () => {
+    build = await demoBuild();
+    const discovery = await discoverSessions({ geminiHome: path.join(projectRoot, 'fixtures', 'demo') });
+    const sessions = await Promise.all(discovery.sessions.map((ref) => readSession(ref)));
+    steps = sessions.flatMap((s) => s.steps.map((step) => ({ s, step })));
+  });
+  const indexed = (x: { s: Session; step: Step }) => indexedText(readPage(build.outDir, `/sessions/${x.s.id}/steps/${x.step.key}/`) ?? '');
+  const words = (text: string) => text.replace(/\s+/g, ' ').trim().slice(0, 40).trim();
+
+  it('holds the model and user text', () => {
+    const said = steps.filter(({ step }) => (step.type === 'PLANNER_RESPONSE' || step.type === 'USER_INPUT') && step.content && !/[`*_#<>[\]|]/.test(step.content.slice(0, 60)));
+    expect(said.length).toBeGreaterThan(0);
+    for (const x of said.slice(0, 20)) expect(indexed(x), `${x.s.id} ${x.step.key}`).toContain(words(x.step.content ?? ''));
+  });
+
+  it('holds command lines, file paths and tool names, not the code written', () => {
+    const commands = steps.filter(({ step }) => step.toolCalls.some((c) => c.name === 'run_command' && typeof c.args.CommandLine === 'string'));
+    expect(commands.length).toBeGreaterThan(0);
+    for (const x of commands) {
+      const cmd = String(x.step.toolCalls.find((c) => c.name === 'run_command')?.args.CommandLine);
+      expect(indexed(x)).toContain(words(cmd.split('\n')[0] ?? ''));
+      expect(indexed(x)).toContain('run_command');
+    }
+    const writes = steps.filter(({ step }) => step.toolCalls.some((c) => c.name === 'write_to_file' && typeof c.args.TargetFile === 'string' && typeof c.args.CodeContent === 'string' && c.args.CodeContent.length > 200));
+    for (const x of writes) {
+      const call = x.step.toolCalls.find((c) => c.name === 'write_to_file');
+      const text = indexed(x);
+      expect(text).toContain(String(call?.args.TargetFile));
+      const lastLine = String(call?.args.CodeContent).trim().split('\n').at(-1)?.trim() ?? '';
+      if (lastLine.length > 20) expect(text).not.toContain(lastLine);
+    }
+  });
+
+  it('holds error messages', () => {
+    const errors = steps.filter(({ step }) => typeof step.error === 'string' && step.error.trim().length > 0);
+    for (const x of errors) expect(indexed(x)).toContain(words(String(x.step.error)));
+  });
+});
