@@ -1,6 +1,8 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { DETAIL_CACHE_SIZE, getSessionDetail, stepOf } from '../../src/lib/archive/detail.ts';
 import { discoverSessions, readSession } from '../../src/lib/brain/index.ts';
 import { redactSession } from '../../src/lib/redact/index.ts';
@@ -10,6 +12,9 @@ const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 describe('getSessionDetail', () => {
   it('gives the same redacted session after it left the memory cache (from the build spill), with steps by key', async () => {
     process.env.ARCHIVE_HIGHLIGHT_WORKERS = '0';
+    const cacheDir = await mkdtemp(path.join(os.tmpdir(), 'detail-spill-'));
+    process.env.ARCHIVE_CACHE_DIR = cacheDir;
+    onTestFinished(() => rm(cacheDir, { recursive: true, force: true }));
     const discovery = await discoverSessions({ geminiHome: path.join(projectRoot, 'fixtures', 'demo') });
     const refs = discovery.sessions.map((s) => ({ ...s, mtimeMs: 0, ctimeMs: 0 })) as unknown as Parameters<typeof getSessionDetail>[0][];
     expect(refs.length).toBeGreaterThan(DETAIL_CACHE_SIZE);

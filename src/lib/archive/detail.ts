@@ -6,17 +6,17 @@
  * Astro renders route by route (session pages, then step pages, artifacts, exports, messages, task logs), so each
  * session is asked for once per route: up to six reads and redactions of every session per build, and redaction
  * (secretlint) is the costly part. So the first read of a session in a build is also written to a spill folder of
- * this process (`v8.serialize`, a structured copy, read back far faster than reading and redacting again), which is
+ * this process under the cache folder (`v8.serialize`, a structured copy, read back far faster than reading and redacting again), which is
  * removed when the process exits. Nothing is kept between builds: a rebuild always reads the brain folders afresh.
  */
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import v8 from 'node:v8';
 import { readSession } from '../brain/index.ts';
 import type { Session, Step } from '../brain/types.ts';
 import { redactSession } from '../redact/index.ts';
+import { cacheRoot } from '../render/disk-cache.ts';
 import { prehighlightSession } from './prerender-pool.ts';
 import type { SessionRefData } from './schemas.ts';
 
@@ -28,9 +28,32 @@ const cache = new Map<string, Promise<Session>>();
 const spilled = new Map<string, string>();
 let spillDir: string | undefined;
 
+/** True when process `pid` is running (signal 0 only checks). */
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * `$ARCHIVE_CACHE_DIR/detail-spill/<pid>-<time>/`. A build killed by a signal never runs its exit handler, so the
+ * folders of processes no longer running are removed here first.
+ */
 function spillFolder(): string {
   if (!spillDir) {
-    spillDir = path.join(os.tmpdir(), `agy-archive-detail-${process.pid}-${Date.now().toString(36)}`);
+    const root = path.join(cacheRoot(), 'detail-spill');
+    try {
+      for (const name of readdirSync(root)) {
+        const pid = Number(name.split('-')[0]);
+        if (Number.isInteger(pid) && pid !== process.pid && !isAlive(pid)) rmSync(path.join(root, name), { recursive: true, force: true });
+      }
+    } catch {
+      // No spill root yet.
+    }
+    spillDir = path.join(root, `${process.pid}-${Date.now().toString(36)}`);
     mkdirSync(spillDir, { recursive: true });
     const dir = spillDir;
     process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
