@@ -9,11 +9,15 @@
  * browser (`public/search.js`, Pagefind's `mergeIndex`). Each shard's bundle is cached under ARCHIVE_CACHE_DIR,
  * keyed by its sessions' reuse keys, so a warm build re-indexes only the shards holding a changed session. A site
  * with no `/sessions/` folder (the benchmark's floor) gets one index of every page, as before.
- * Every `errors` array is checked, and the service is always closed.
+ * A shard's pages are found by walking only its sessions' folders and handed to Pagefind one by one
+ * (`addHTMLFile`, a few read ahead); shards are indexed on up to two Pagefind service processes at once (one per
+ * core, see `openLanes`). Every `errors` array is checked, and every service is always closed.
  */
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { readFile, readdir } from 'node:fs/promises';
+import os from 'node:os';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import path from 'node:path';
 import type { AstroIntegration, AstroIntegrationLogger } from 'astro';
 import * as pagefindApi from 'pagefind';
@@ -28,7 +32,10 @@ import {
 } from '../lib/archive/incremental.ts';
 
 /** Bump when what goes into a shard changes (indexing options, globs): every cached shard is rebuilt. */
-const SHARD_FORMAT = 'shard-1';
+const SHARD_FORMAT = 'shard-2';
+
+/** The same settings for every index (the floor's too). */
+const INDEX_CONFIG = { forceLanguage: 'en' };
 
 /** Fail with a message and a hint when Pagefind reports errors. */
 function check(step: string, errors: string[]): void {
@@ -40,18 +47,72 @@ function check(step: string, errors: string[]): void {
   }
 }
 
-/** Index the pages `glob` matches under `siteDir` (all pages when undefined) into `outputPath`. */
-async function indexPages(siteDir: string, glob: string | undefined, outputPath: string): Promise<number> {
-  const created = await pagefindApi.createIndex({ forceLanguage: 'en' });
+type PagefindApi = typeof pagefindApi;
+
+/** Index every page under `siteDir` into `outputPath` (a site with no sessions: the benchmark's floor). */
+async function indexDirectory(siteDir: string, outputPath: string): Promise<number> {
+  const created = await pagefindApi.createIndex(INDEX_CONFIG);
   check('createIndex', created.errors);
   const index = created.index;
   if (!index) throw new Error('Pagefind createIndex returned no index.');
   try {
-    const added = await index.addDirectory(glob ? { path: siteDir, glob } : { path: siteDir });
+    const added = await index.addDirectory({ path: siteDir });
     check('addDirectory', added.errors);
     const written = await index.writeFiles({ outputPath });
     check('writeFiles', written.errors);
     return added.page_count;
+  } finally {
+    await index.deleteIndex();
+  }
+}
+
+/**
+ * The HTML files of some sessions, as `[path on disk, URL]`. The URL is what Pagefind would compute from the file's
+ * place under the out dir (`index.html` dropped, as `keepIndexUrl: false` does): the site's own path without
+ * ARCHIVE_BASE, which the search page adds back with Pagefind's `baseUrl` (`public/search.js`).
+ */
+async function sessionPages(outDir: string, ids: string[]): Promise<[string, string][]> {
+  const pages: [string, string][] = [];
+  for (const id of ids) {
+    const root = path.join(outDir, 'sessions', id);
+    const names = await readdir(root, { recursive: true });
+    for (const rel of names.sort()) {
+      if (!rel.endsWith('.html')) continue;
+      const url = `/sessions/${id}/${rel.split(path.sep).join('/')}`.replace(/(^|\/)index\.html$/, '$1');
+      pages.push([path.join(root, rel), url]);
+    }
+  }
+  return pages;
+}
+
+/** Files read ahead of Pagefind per shard: enough to keep its queue full, few enough to bound memory. */
+const READ_AHEAD = 16;
+
+/**
+ * Index one shard's pages into `outputPath` with one Pagefind service. The pages are found by walking only the
+ * shard's session folders and fed one by one (`addHTMLFile`), not by `addDirectory` with a glob, which walked the
+ * whole out dir for every shard and matched each file against a glob of hundreds of alternatives.
+ */
+async function indexShard(api: PagefindApi, outDir: string, ids: string[], outputPath: string): Promise<number> {
+  const created = await api.createIndex(INDEX_CONFIG);
+  check('createIndex', created.errors);
+  const index = created.index;
+  if (!index) throw new Error('Pagefind createIndex returned no index.');
+  try {
+    const pages = await sessionPages(outDir, ids);
+    let next = 0;
+    const feed = async (): Promise<void> => {
+      while (next < pages.length) {
+        const [file, url] = pages[next++] as [string, string];
+        const content = await readFile(file, 'utf8');
+        const added = await index.addHTMLFile({ url, content });
+        check(`addHTMLFile ${url}`, added.errors);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(READ_AHEAD, pages.length) }, feed));
+    const written = await index.writeFiles({ outputPath });
+    check('writeFiles', written.errors);
+    return pages.length;
   } finally {
     await index.deleteIndex();
   }
@@ -74,13 +135,9 @@ function linkTree(from: string, to: string): void {
   }
 }
 
-/** The glob of a shard's pages: every HTML file under its sessions' folders. */
-function shardGlob(ids: string[]): string {
-  return ids.length === 1 ? `sessions/${ids[0]}/**/*.html` : `sessions/{${ids.join(',')}}/**/*.html`;
-}
-
 /** Index one shard, or take it from the cache when its sessions' keys are unchanged. */
 async function buildShard(
+  api: PagefindApi,
   outDir: string,
   cacheRoot: string,
   n: number,
@@ -102,7 +159,7 @@ async function buildShard(
   }
   const tmp = path.join(cacheRoot, 'search-shards', `tmp-${n}-${process.pid}`);
   rmSync(tmp, { recursive: true, force: true });
-  const pages = ids.length > 0 ? await indexPages(outDir, shardGlob(ids), tmp) : await indexPages(outDir, '__no-pages__/*.html', tmp);
+  const pages = await indexShard(api, outDir, ids, tmp);
   linkTree(tmp, target);
   if (cached) {
     // Keep one bundle per shard: the newest.
@@ -113,36 +170,87 @@ async function buildShard(
   return { pages, cached: false };
 }
 
+/**
+ * Pagefind's Node API talks to one service process per module instance, and that process handles its messages one at
+ * a time (parsing a page, building an index): shards indexed through one API never use a second core. So each lane
+ * beyond the first imports the API again under its own URL (`?lane=N`), a fresh module instance with its own service
+ * process. Lanes: one per core, at most 2 (each service holds its shards' pages until written; at 100k pages and 4
+ * shards a service peaks well under the 6 GiB budget), and never more than the shards to index. A lane that cannot be
+ * started falls back to the shared API.
+ */
+async function openLanes(wanted: number): Promise<PagefindApi[]> {
+  const lanes: PagefindApi[] = [pagefindApi];
+  const entry = findPagefindEntry();
+  for (let n = 1; n < wanted && entry; n++) {
+    try {
+      lanes.push((await import(/* @vite-ignore */ `${pathToFileURL(entry).href}?lane=${n}`)) as PagefindApi);
+    } catch {
+      break;
+    }
+  }
+  return lanes;
+}
+
+/** `node_modules/pagefind/lib/index.js`, found from this file and from the working folder (undefined if absent). */
+function findPagefindEntry(): string | undefined {
+  const starts = [path.dirname(fileURLToPath(import.meta.url)), process.cwd()];
+  for (const start of starts) {
+    for (let dir = start; ; dir = path.dirname(dir)) {
+      const candidate = path.join(dir, 'node_modules', 'pagefind', 'lib', 'index.js');
+      if (existsSync(candidate)) return candidate;
+      if (path.dirname(dir) === dir) break;
+    }
+  }
+  return undefined;
+}
+
+/** ARCHIVE_SEARCH_LANES overrides the lane count (1 = one service, as before); default: cores, at most 2. */
+function laneCount(): number {
+  const given = Number(process.env.ARCHIVE_SEARCH_LANES);
+  if (Number.isInteger(given) && given >= 1) return given;
+  return Math.max(1, Math.min(2, os.availableParallelism()));
+}
+
 /** Restore reused sessions, then build every shard; returns a line for the log. */
-async function buildSearch(outDir: string, cacheRoot: string, logger: AstroIntegrationLogger): Promise<string> {
+export async function buildSearch(outDir: string, cacheRoot: string, logger: Pick<AstroIntegrationLogger, 'info'>): Promise<string> {
   const restored = restoreReused(outDir);
   if (restored > 0) logger.info(`incremental: put back the pages of ${restored} reused sessions`);
   const ids = sessionFoldersIn(outDir);
   rmSync(path.join(outDir, 'pagefind'), { recursive: true, force: true });
   if (ids.length === 0) {
-    const pages = await indexPages(outDir, undefined, path.join(outDir, 'pagefind'));
+    const pages = await indexDirectory(outDir, path.join(outDir, 'pagefind'));
     return `${pages} pages`;
   }
   const groups: string[][] = Array.from({ length: SEARCH_SHARDS }, () => []);
   for (const id of ids.sort()) groups[shardOf(id)]?.push(id);
   const keys = currentPlan()?.keys;
+  // Shard 0 always exists (it carries the UI files the search page loads), even with no session of its own.
+  const present = groups.flatMap((group, n) => (n === 0 || group.length > 0 ? [n] : []));
+  // Biggest shards first, so two lanes end together.
+  const queue = [...present].sort((a, b) => (groups[b]?.length ?? 0) - (groups[a]?.length ?? 0));
+  const lanes = await openLanes(Math.min(laneCount(), queue.length));
   let indexed = 0;
   let fromCache = 0;
   let pages = 0;
-  const present: number[] = [];
-  // Shard 0 always exists (it carries the UI files the search page loads), even with no session of its own.
-  for (const [n, group] of groups.entries()) {
-    if (n > 0 && group.length === 0) continue;
-    if (group.length > 0) present.push(n);
-    const shard = await buildShard(outDir, cacheRoot, n, group, keys);
-    if (shard.cached) fromCache++;
-    else {
-      indexed++;
-      pages += shard.pages;
-    }
+  try {
+    await Promise.all(
+      lanes.map(async (api) => {
+        for (let n = queue.shift(); n !== undefined; n = queue.shift()) {
+          const shard = await buildShard(api, outDir, cacheRoot, n, groups[n] ?? [], keys);
+          if (shard.cached) fromCache++;
+          else {
+            indexed++;
+            pages += shard.pages;
+          }
+        }
+      }),
+    );
+  } finally {
+    await Promise.all(lanes.slice(1).map((api) => api.close()));
   }
-  writeFileSync(path.join(outDir, 'pagefind', 'shards.json'), `${JSON.stringify(present.map((n) => shardFolder(n)))}\n`);
-  return `${present.length} shards of ${ids.length} sessions (${indexed} indexed, ${pages} pages; ${fromCache} unchanged, from the cache)`;
+  const withSessions = present.filter((n) => (groups[n]?.length ?? 0) > 0);
+  writeFileSync(path.join(outDir, 'pagefind', 'shards.json'), `${JSON.stringify(withSessions.map((n) => shardFolder(n)))}\n`);
+  return `${withSessions.length} shards of ${ids.length} sessions (${indexed} indexed, ${pages} pages; ${fromCache} unchanged, from the cache) on ${lanes.length} lanes`;
 }
 
 /** The Astro integration that runs the search step at `astro:build:done`. */
