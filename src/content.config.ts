@@ -1,20 +1,25 @@
 /**
  * The content collections, fed by our loaders over the archive pipeline.
  *
- * - `sessions`: one lean entry per session. Its step rows (key, type, status, time, tools, one-line summary) and
- *   artifact rows live INSIDE the session entry rather than in `steps`/`artifacts` collections: at 100k steps a
- *   separate entry per step would add an id, digest and wrapper per row to a store Vite has to bundle, and it would
- *   need a second read of each session (a loader only fills its own collection). The routing module
- *   (`src/lib/routes.ts`) flattens the rows into step and artifact paths instead. Bodies are never stored: pages
- *   read them at render time (`getSessionDetail`).
+ * - `sessions`: one lean entry per session (id = UUID): header, counts, uploads, problems, redactions, audit rows.
+ * - `steps`: one entry per timeline entry (id `<uuid>/<key>`): type, status, time, tools, a one-line summary.
+ * - `artifacts`: one entry per root artifact (id `<uuid>/<slug>`): name, metadata summary, update time, versions.
  * - `archive`: one entry (id `archive`) with the roots scanned, shadowed copies, root-level problems and the demo and
  *   redaction flags, for /report/ and the banners.
+ *
+ * The three session collections come from one read of each changed session, shared by their loaders (see
+ * `src/loaders/brain-loader.ts`); the routing module (`src/lib/routes.ts`) groups steps and artifacts by session.
+ * Bodies (step text, tool arguments and output, artifact text) are never stored: Vite bundles the whole store, and
+ * issue 3 measured a store holding every step body running out of memory at 100k steps where a lean one builds in
+ * 81 s. Pages read bodies by id at render time (`getSessionDetail`).
  */
 import { defineCollection } from 'astro:content';
-import { ArchiveSchema, SessionSchema } from './lib/archive/schemas.ts';
-import { archiveLoader, sessionsLoader } from './loaders/brain-loader.ts';
+import { ArchiveSchema, ArtifactRowSchema, SessionSchema, StepRowSchema } from './lib/archive/schemas.ts';
+import { archiveLoader, artifactsLoader, sessionsLoader, stepsLoader } from './loaders/brain-loader.ts';
 
 export const collections = {
   sessions: defineCollection({ loader: sessionsLoader(), schema: SessionSchema }),
+  steps: defineCollection({ loader: stepsLoader(), schema: StepRowSchema }),
+  artifacts: defineCollection({ loader: artifactsLoader(), schema: ArtifactRowSchema }),
   archive: defineCollection({ loader: archiveLoader(), schema: ArchiveSchema }),
 };

@@ -1,6 +1,7 @@
 /**
  * The routing module: reads the collections once and yields every route's paths, so each page's `getStaticPaths`
- * is a one-liner over it. Paths come out session by session, in timeline order, so the render-time session cache
+ * is a one-liner over it. Steps and artifacts are grouped by session here (`stepsOf`, `artifactsOf`), in timeline
+ * order and the reader's order. Paths come out session by session, in timeline order, so the render-time session cache
  * (`getSessionDetail`) sees the pages of one session one after another.
  *
  * A session's own pages (`/sessions/<id>/**`) are left out when this build reuses them (an incremental build, see
@@ -12,14 +13,55 @@ import { messagePagePaths, taskPagePaths } from './audit/lists.ts';
 import { reusedSessionIds, shardOf } from './archive/incremental.ts';
 import type { ArchiveInfo, ArtifactRow, SessionSummary, StepRow, UploadRow } from './archive/schemas.ts';
 
-let sessionsOnce: Promise<SessionSummary[]> | undefined;
+/** The three session collections, read once: sessions newest first, steps and artifacts grouped by session. */
+interface Collections {
+  sessions: SessionSummary[];
+  steps: Map<string, StepRow[]>;
+  artifacts: Map<string, ArtifactRow[]>;
+}
+
+let collectionsOnce: Promise<Collections> | undefined;
+
+function bySession<T extends { sessionId: string; position: number }>(rows: T[]): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const row of rows) {
+    const list = out.get(row.sessionId);
+    if (list) list.push(row);
+    else out.set(row.sessionId, [row]);
+  }
+  for (const list of out.values()) list.sort((a, b) => a.position - b.position);
+  return out;
+}
+
+function collections(): Promise<Collections> {
+  collectionsOnce ??= Promise.all([getCollection('sessions'), getCollection('steps'), getCollection('artifacts')]).then(
+    ([sessions, steps, artifacts]) => ({
+      sessions: sessions.map((e) => e.data as SessionSummary).sort(newestFirst),
+      steps: bySession(steps.map((e) => e.data as StepRow)),
+      artifacts: bySession(artifacts.map((e) => e.data as ArtifactRow)),
+    }),
+  );
+  return collectionsOnce;
+}
 
 /** Every session summary, newest first. */
-export function allSessions(): Promise<SessionSummary[]> {
-  sessionsOnce ??= getCollection('sessions').then((entries) =>
-    entries.map((e) => e.data as SessionSummary).sort(newestFirst),
-  );
-  return sessionsOnce;
+export async function allSessions(): Promise<SessionSummary[]> {
+  return (await collections()).sessions;
+}
+
+/** Every session's timeline rows, by session id, in timeline order. */
+export async function stepsBySession(): Promise<ReadonlyMap<string, readonly StepRow[]>> {
+  return (await collections()).steps;
+}
+
+/** One session's timeline rows, in timeline order. */
+export async function stepsOf(sessionId: string): Promise<readonly StepRow[]> {
+  return (await collections()).steps.get(sessionId) ?? [];
+}
+
+/** One session's artifacts, in the reader's order. */
+export async function artifactsOf(sessionId: string): Promise<readonly ArtifactRow[]> {
+  return (await collections()).artifacts.get(sessionId) ?? [];
 }
 
 let renderedOnce: Promise<SessionSummary[]> | undefined;
@@ -61,18 +103,21 @@ export async function sessionPaths() {
 
 /** `/sessions/<id>/steps/<key>/`, with the neighbouring rows for prev/next. */
 export async function stepPaths() {
-  return (await renderedSessions()).flatMap((session) =>
-    session.steps.map((row: StepRow, i: number) => ({
+  const { steps } = await collections();
+  return (await renderedSessions()).flatMap((session) => {
+    const rows = steps.get(session.id) ?? [];
+    return rows.map((row: StepRow, i: number) => ({
       params: { id: session.id, key: row.key },
-      props: { session, row, prev: session.steps[i - 1], next: session.steps[i + 1] },
-    })),
-  );
+      props: { session, row, prev: rows[i - 1], next: rows[i + 1] },
+    }));
+  });
 }
 
 /** `/sessions/<id>/artifacts/<slug>/` */
 export async function artifactPaths() {
+  const { artifacts } = await collections();
   return (await renderedSessions()).flatMap((session) =>
-    session.artifacts.map((artifact: ArtifactRow) => ({
+    (artifacts.get(session.id) ?? []).map((artifact: ArtifactRow) => ({
       params: { id: session.id, slug: artifact.slug },
       props: { session, artifact },
     })),

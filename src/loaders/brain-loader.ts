@@ -1,41 +1,55 @@
 /**
- * The Astro adapter over the archive pipeline: content-layer loaders for the `sessions` and `archive` collections.
- * Thin on purpose: discovery, reading, redaction and summaries live in `src/lib/archive/` (no astro imports).
+ * The Astro adapter over the archive pipeline: content-layer loaders for the `sessions`, `steps`, `artifacts` and
+ * `archive` collections. Thin on purpose: discovery, reading, redaction and summaries live in `src/lib/archive/`
+ * (no astro imports).
+ *
+ * A loader fills only its own collection, yet one read of a session yields the rows of three. So the loaders share
+ * one pass per build (`archivePass`): the first loader to run starts it, the others join the same pass, whether
+ * Astro runs them at once (it does today) or one after another. The pass discovers the sessions once, computes each
+ * session's digest once (reader, redactor and loader versions plus every file's size and mtime), and reads a session
+ * at most once, on the first loader's demand, with bounded concurrency; the other loaders get the same rows.
+ *
+ * Each collection keeps, in its meta store, the digest of every session whose entries it holds (a session without
+ * steps has no entry to carry one), and each entry carries its session's digest: a loader keeps the entries of
+ * unchanged sessions, deletes those of sessions changed or gone from disk, and asks the pass only for the rest.
  *
  * Factories validate their options at once (a programmer's mistake stops the build); inside `load()` they are
- * forgiving: a session that cannot be read is logged and skipped, never fatal. Unchanged sessions are skipped by
- * digest (reader, redactor and loader versions plus every file's size and mtime), sessions gone from disk are
- * deleted, and reading is bounded in concurrency.
+ * forgiving: a session that cannot be read is logged once and left out of all three collections, never fatal.
  */
 import { fileURLToPath } from 'node:url';
+import pLimit from 'p-limit';
 import type { Loader, LoaderContext } from 'astro/loaders';
 import { READER_VERSION } from '../lib/brain/index.ts';
+import type { SessionRef } from '../lib/brain/types.ts';
 import { REDACTOR_VERSION } from '../lib/redact/index.ts';
 import {
   ArchiveSchema,
+  ArtifactRowSchema,
   READ_CONCURRENCY,
   SessionSchema,
+  StepRowSchema,
   formatTotals,
   mapBounded,
   progressReporter,
-  readSessionSummary,
+  readSessionRows,
   resolveArchiveInputs,
   sessionFingerprint,
   type ArchiveInfo,
   type ArchiveInputs,
   type ArchiveLog,
+  type SessionRows,
   type SessionSummary,
 } from '../lib/archive/index.ts';
 
 /** Bump when what the loader stores changes, so every digest changes and a warm build re-reads everything. */
-export const LOADER_VERSION = 'brain-loader-2';
+export const LOADER_VERSION = 'brain-loader-3';
 
 /** Id of the one entry of the `archive` collection. */
 export const ARCHIVE_ENTRY_ID = 'archive';
 
 /** Options of the loaders. */
 export interface BrainLoaderOptions {
-  /** Sessions read at once (default 4). */
+  /** Sessions read at once (default 4). The first loader of a build sets it for the shared pass. */
   concurrency?: number;
   /** Environment to read inputs from (default `process.env`). */
   env?: NodeJS.ProcessEnv;
@@ -52,71 +66,199 @@ function checkOptions(options: BrainLoaderOptions): Required<BrainLoaderOptions>
   return { concurrency, env: options.env ?? process.env };
 }
 
-/**
- * Discovery runs once per build and is shared by both loaders (they run in the same process, possibly at once).
- */
-let inputsOnce: Promise<ArchiveInputs> | undefined;
-function archiveInputs(context: LoaderContext, env: NodeJS.ProcessEnv): Promise<ArchiveInputs> {
-  const log: ArchiveLog = { info: (m) => context.logger.info(m), warn: (m) => context.logger.warn(m) };
-  inputsOnce ??= resolveArchiveInputs(fileURLToPath(context.config.root), env, log);
-  return inputsOnce;
+/** The loaders that take rows from the pass; a session's rows are dropped from memory once all of them had it. */
+const ROW_LOADERS = ['agy-archive-sessions', 'agy-archive-steps', 'agy-archive-artifacts'] as const;
+
+/** One build's shared work: inputs, digests, and each session's rows read at most once. */
+interface ArchivePass {
+  /** Loaders that joined; a loader joining twice means a new sync (e.g. `astro dev`) and starts a new pass. */
+  joined: Set<string>;
+  inputs: Promise<ArchiveInputs>;
+  /** Every discovered session's content digest, by id. */
+  digests: Promise<Map<string, string>>;
+  /** The rows of one session, read on first demand (bounded), shared by every loader. */
+  rows(ref: SessionRef): Promise<SessionRows>;
+  /** A row loader is done with a session (used or kept its entries). */
+  release(id: string): void;
 }
 
-/** Loader for `sessions`: one lean entry per session (see content.config.ts for why step rows live inside). */
+let current: ArchivePass | undefined;
+
+function archivePass(name: string, context: LoaderContext, options: Required<BrainLoaderOptions>): ArchivePass {
+  if (current && !current.joined.has(name)) {
+    current.joined.add(name);
+    return current;
+  }
+  const { logger, generateDigest } = context;
+  const log: ArchiveLog = { info: (m) => logger.info(m), warn: (m) => logger.warn(m) };
+  const inputs = resolveArchiveInputs(fileURLToPath(context.config.root), options.env, log);
+  const digests = inputs.then(async ({ discovery, redactionEnabled }) => {
+    const out = new Map<string, string>();
+    await mapBounded(discovery.sessions, 8, async (ref) => {
+      const files = await sessionFingerprint(ref.dir);
+      out.set(
+        ref.id,
+        generateDigest({
+          loader: LOADER_VERSION,
+          reader: READER_VERSION,
+          redactor: REDACTOR_VERSION,
+          redact: redactionEnabled,
+          ref: [ref.product, ref.root, ref.dir],
+          files: files.join('\n'),
+        }),
+      );
+    });
+    return out;
+  });
+  const limit = pLimit(options.concurrency);
+  const reads = new Map<string, Promise<SessionRows>>();
+  const released = new Map<string, number>();
+  const pass: ArchivePass = {
+    joined: new Set([name]),
+    inputs,
+    digests,
+    rows(ref) {
+      let rows = reads.get(ref.id);
+      if (!rows) {
+        rows = inputs
+          .then(({ redactionEnabled }) => limit(() => readSessionRows(ref, redactionEnabled)))
+          .catch((error: unknown) => {
+            logger.error(`session ${ref.id} could not be read and is left out: ${String(error)}`);
+            throw error;
+          });
+        // Loaders that await it handle the rejection; this keeps a rejection nobody awaits from being unhandled.
+        rows.catch(() => undefined);
+        reads.set(ref.id, rows);
+      }
+      return rows;
+    },
+    release(id) {
+      const n = (released.get(id) ?? 0) + 1;
+      released.set(id, n);
+      if (n >= ROW_LOADERS.length) reads.delete(id);
+    },
+  };
+  current = pass;
+  return pass;
+}
+
+/** Meta-store key of the `{ sessionId: digest }` map of the sessions whose entries a collection holds. */
+const HELD_KEY = 'session-digests';
+
+function readHeld(context: LoaderContext): Map<string, string> {
+  try {
+    return new Map(Object.entries(JSON.parse(context.meta.get(HELD_KEY) ?? '{}') as Record<string, string>));
+  } catch {
+    return new Map();
+  }
+}
+
+/** How one collection takes its entries from a session's rows. */
+interface RowCollection {
+  name: (typeof ROW_LOADERS)[number];
+  /** The session an entry id belongs to. */
+  sessionOf(entryId: string): string;
+  entries(rows: SessionRows): { id: string; data: Record<string, unknown> }[];
+}
+
+/**
+ * Fill one collection from the shared pass; returns how many sessions' entries were (re)written. With `progress`,
+ * logs what was found and "read N/M sessions" as sessions are done.
+ */
+async function fillCollection(
+  context: LoaderContext,
+  options: Required<BrainLoaderOptions>,
+  collection: RowCollection,
+  progress = false,
+): Promise<{ refs: SessionRef[]; written: number; inputs: ArchiveInputs }> {
+  const { store, parseData, logger } = context;
+  const pass = archivePass(collection.name, context, options);
+  const inputs = await pass.inputs;
+  const refs = inputs.discovery.sessions;
+  if (progress) {
+    logger.info(`${refs.length} sessions found in ${inputs.discovery.roots.length} brain roots (${inputs.description})`);
+  }
+  const tick = progress ? progressReporter(refs.length, logger) : () => undefined;
+  let digests: Map<string, string>;
+  try {
+    digests = await pass.digests;
+  } catch (error) {
+    for (const ref of refs) pass.release(ref.id);
+    throw error;
+  }
+
+  // Entries of sessions changed or gone from disk go; a changed session's new rows come from the pass below.
+  for (const [id, entry] of store.entries()) {
+    if (entry.digest !== digests.get(collection.sessionOf(id))) store.delete(id);
+  }
+  const held = readHeld(context);
+  for (const [id, digest] of held) if (digests.get(id) !== digest) held.delete(id);
+
+  let written = 0;
+  await mapBounded(refs, options.concurrency, async (ref) => {
+    const digest = digests.get(ref.id) as string;
+    const set: string[] = [];
+    try {
+      if (held.get(ref.id) === digest) return;
+      const rows = await pass.rows(ref);
+      for (const { id, data } of collection.entries(rows)) {
+        store.set({ id, data: await parseData({ id, data }), digest });
+        set.push(id);
+      }
+      held.set(ref.id, digest);
+      written++;
+    } catch {
+      // Logged once by the pass (or a schema error, same treatment): the session is left out of every collection.
+      for (const id of set) store.delete(id);
+      held.delete(ref.id);
+    } finally {
+      pass.release(ref.id);
+      tick();
+    }
+  });
+  context.meta.set(HELD_KEY, JSON.stringify(Object.fromEntries(held)));
+  return { refs, written, inputs };
+}
+
+const sessionPrefix = (entryId: string): string => entryId.slice(0, entryId.indexOf('/'));
+
+/** Loader for `sessions`: one lean entry per session (header, counts, uploads, problems, redactions, audit rows). */
 export function sessionsLoader(options: BrainLoaderOptions = {}): Loader {
-  const { concurrency, env } = checkOptions(options);
+  const checked = checkOptions(options);
   return {
     name: 'agy-archive-sessions',
     schema: SessionSchema,
     async load(context) {
       const started = Date.now();
-      const { store, logger, generateDigest, parseData } = context;
-      const inputs = await archiveInputs(context, env);
-      const refs = inputs.discovery.sessions;
-      logger.info(`${refs.length} sessions found in ${inputs.discovery.roots.length} brain roots (${inputs.description})`);
-
-      const onDisk = new Set(refs.map((r) => r.id));
-      for (const id of store.keys()) if (!onDisk.has(id)) store.delete(id);
-
-      const tick = progressReporter(refs.length, context.logger);
-      let read = 0;
-      await mapBounded(refs, concurrency, async (ref) => {
-        try {
-          const digest = generateDigest({
-            loader: LOADER_VERSION,
-            reader: READER_VERSION,
-            redactor: REDACTOR_VERSION,
-            redact: inputs.redactionEnabled,
-            ref: [ref.product, ref.root, ref.dir],
-            files: (await sessionFingerprint(ref.dir)).join('\n'),
-          });
-          if (store.get(ref.id)?.digest === digest) return;
-          const summary = await readSessionSummary(ref, inputs.redactionEnabled);
-          const data = await parseData({ id: ref.id, data: summary });
-          store.set({ id: ref.id, data, digest });
-          read++;
-        } catch (error) {
-          logger.error(`session ${ref.id} could not be read and is left out: ${String(error)}`);
-        } finally {
-          tick();
-        }
-      });
-
+      const { store, logger } = context;
+      const { refs, written, inputs } = await fillCollection(
+        context,
+        checked,
+        {
+          name: 'agy-archive-sessions',
+          sessionOf: (id) => id,
+          entries: (rows) => [{ id: rows.session.id, data: rows.session }],
+        },
+        true,
+      );
       let steps = 0;
+      let artifacts = 0;
       let problems = inputs.discovery.problems.length;
       let redactions = 0;
       for (const [, entry] of store.entries()) {
         const s = entry.data as SessionSummary;
-        steps += s.steps.length;
+        steps += s.stepCount;
+        artifacts += s.artifactCount;
         problems += s.problems.length;
         redactions += s.redactions.length;
       }
       logger.info(
         formatTotals({
           sessions: store.keys().length,
-          read,
-          skipped: refs.length - read,
+          read: written,
+          skipped: refs.length - written,
           steps,
+          artifacts,
           problems,
           redactions,
           ms: Date.now() - started,
@@ -126,14 +268,50 @@ export function sessionsLoader(options: BrainLoaderOptions = {}): Loader {
   };
 }
 
+/** Loader for `steps`: one entry per timeline entry, id `<session>/<key>` (the lean row, never the body). */
+export function stepsLoader(options: BrainLoaderOptions = {}): Loader {
+  const checked = checkOptions(options);
+  return {
+    name: 'agy-archive-steps',
+    schema: StepRowSchema,
+    async load(context) {
+      const { refs, written } = await fillCollection(context, checked, {
+        name: 'agy-archive-steps',
+        sessionOf: sessionPrefix,
+        entries: (rows) => rows.steps.map((row) => ({ id: `${row.sessionId}/${row.key}`, data: row })),
+      });
+      context.logger.info(`${context.store.keys().length} steps (${written} sessions written, ${refs.length - written} unchanged)`);
+    },
+  };
+}
+
+/** Loader for `artifacts`: one entry per root artifact, id `<session>/<slug>` (metadata only, never the text). */
+export function artifactsLoader(options: BrainLoaderOptions = {}): Loader {
+  const checked = checkOptions(options);
+  return {
+    name: 'agy-archive-artifacts',
+    schema: ArtifactRowSchema,
+    async load(context) {
+      const { refs, written } = await fillCollection(context, checked, {
+        name: 'agy-archive-artifacts',
+        sessionOf: sessionPrefix,
+        entries: (rows) => rows.artifacts.map((row) => ({ id: `${row.sessionId}/${row.slug}`, data: row })),
+      });
+      context.logger.info(
+        `${context.store.keys().length} artifacts (${written} sessions written, ${refs.length - written} unchanged)`,
+      );
+    },
+  };
+}
+
 /** Loader for `archive`: one entry describing the build's inputs, for /report/ and the banners. */
 export function archiveLoader(options: BrainLoaderOptions = {}): Loader {
-  const { env } = checkOptions(options);
+  const checked = checkOptions(options);
   return {
     name: 'agy-archive-archive',
     schema: ArchiveSchema,
     async load(context) {
-      const inputs = await archiveInputs(context, env);
+      const inputs = await archivePass('agy-archive-archive', context, checked).inputs;
       const { discovery } = inputs;
       const info: ArchiveInfo = {
         isDemo: inputs.isDemo,

@@ -11,7 +11,7 @@ import { auditRows, commandOutcome } from '../../src/lib/audit/rows.ts';
 import { allCommands, commandListPaths, fileGroups, paginate } from '../../src/lib/audit/lists.ts';
 import { archiveStats } from '../../src/lib/audit/stats.ts';
 import { summariseSession } from '../../src/lib/archive/summarise.ts';
-import type { SessionSummary } from '../../src/lib/archive/schemas.ts';
+import type { SessionRows, SessionSummary } from '../../src/lib/archive/schemas.ts';
 import { projectRoot } from '../helpers/build-site.ts';
 
 const demoHome = path.join(projectRoot, 'fixtures', 'demo');
@@ -22,10 +22,14 @@ async function readHome(home: string): Promise<Session[]> {
   return Promise.all(discovery.sessions.map((ref) => readSession(ref)));
 }
 
-function summaries(sessions: Session[]): SessionSummary[] {
+function rowsOf(sessions: Session[]): SessionRows[] {
   return sessions.map((s) =>
     summariseSession(s, [], false, { id: s.id, product: s.product, root: '', dir: s.dir, mtimeMs: 0, ctimeMs: 0 }),
   );
+}
+
+function summaries(sessions: Session[]): SessionSummary[] {
+  return rowsOf(sessions).map((r) => r.session);
 }
 
 describe('audit rows of the demo sessions', () => {
@@ -79,7 +83,11 @@ describe('audit rows of the demo sessions', () => {
   });
 
   it('counts stats: sessions per day, tools, products, lengths', () => {
-    const st = archiveStats(summaries(sessions));
+    const rows = rowsOf(sessions);
+    const st = archiveStats(
+      rows.map((r) => r.session),
+      new Map(rows.map((r) => [r.session.id, r.steps])),
+    );
     expect(st.sessions).toBe(sessions.length);
     expect(st.sessionsPer.reduce((n, d) => n + d.value, 0)).toBe(sessions.length);
     expect(st.stepsPer.reduce((n, d) => n + d.value, 0)).toBe(st.steps);

@@ -1,7 +1,7 @@
 /** The archive pipeline: inputs, reading, summaries for the store, bodies at render time. No `astro:*` imports. */
 export { resolveArchiveInputs, consoleLog, DEMO_HOME, type ArchiveInputs, type ArchiveLog } from './inputs.ts';
 export {
-  readSessionSummary,
+  readSessionRows,
   sessionFingerprint,
   progressReporter,
   mapBounded,

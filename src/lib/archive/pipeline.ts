@@ -9,14 +9,17 @@ import { readSession } from '../brain/index.ts';
 import type { SessionRef } from '../brain/types.ts';
 import { redactSession } from '../redact/index.ts';
 import type { ArchiveLog } from './inputs.ts';
-import type { SessionSummary } from './schemas.ts';
+import type { SessionRows } from './schemas.ts';
 import { summariseSession } from './summarise.ts';
 
 /** Sessions read at once: reading is I/O and JSON parsing; more than a few only raises peak memory. */
 export const READ_CONCURRENCY = 4;
 
-/** Read, redact and summarise one session. Never throws for bad data (the reader records problems). */
-export async function readSessionSummary(ref: SessionRef, redactionEnabled: boolean): Promise<SessionSummary> {
+/**
+ * Read, redact and summarise one session into the rows of all three collections. Never throws for bad data (the
+ * reader records problems).
+ */
+export async function readSessionRows(ref: SessionRef, redactionEnabled: boolean): Promise<SessionRows> {
   const session = await readSession(ref);
   const { session: clean, redactions } = await redactSession(session, { enabled: redactionEnabled });
   return summariseSession(clean, redactions, redactionEnabled, {
@@ -83,6 +86,7 @@ export interface BuildTotals {
   read: number;
   skipped: number;
   steps: number;
+  artifacts: number;
   problems: number;
   redactions: number;
   ms: number;
@@ -91,7 +95,7 @@ export interface BuildTotals {
 /** The closing console summary. */
 export function formatTotals(t: BuildTotals): string {
   return (
-    `archive: ${t.sessions} sessions (${t.read} read, ${t.skipped} unchanged), ${t.steps} steps, ` +
+    `archive: ${t.sessions} sessions (${t.read} read, ${t.skipped} unchanged), ${t.steps} steps, ${t.artifacts} artifacts, ` +
     `${t.problems} problems, ${t.redactions} redactions in ${(t.ms / 1000).toFixed(1)} s` +
     (t.problems > 0 ? ' (every problem is listed on /report/)' : '')
   );

@@ -52,8 +52,13 @@ export const SessionRefSchema = z.object({
   ctimeMs: z.number(),
 });
 
-/** One row of a session's timeline: everything list views and routing need, nothing more. */
+/**
+ * One row of a session's timeline, an entry of the `steps` collection (id `<session>/<key>`): everything list views
+ * and routing need, nothing more.
+ */
 export const StepRowSchema = z.object({
+  /** UUID of the session the step belongs to. */
+  sessionId: z.string(),
   /** URL key: `step_index`, or `<step_index>-<k>` after a rewind. */
   key: z.string(),
   /** `step_index` as recorded. */
@@ -76,8 +81,12 @@ export const StepRowSchema = z.object({
   error: z.boolean(),
 });
 
-/** A root artifact, lean: the page reads the text at render time. */
+/** A root artifact, an entry of the `artifacts` collection (id `<session>/<slug>`), lean: the page reads the text at render time. */
 export const ArtifactRowSchema = z.object({
+  /** UUID of the session the artifact belongs to. */
+  sessionId: z.string(),
+  /** 0-based position in the session's artifact list (the reader's order). */
+  position: z.number(),
   /** File name at the session root, e.g. `implementation_plan.md`. */
   name: z.string(),
   /** URL-safe key derived from the name (unique within the session). */
@@ -108,7 +117,10 @@ export const UploadRowSchema = z.object({
   served: z.string().optional(),
 });
 
-/** One session, lean: header fields, timeline rows, artifacts, uploads, problems and redactions. */
+/**
+ * One session, lean: header fields, counts, uploads, problems, redactions and audit rows. Its timeline rows and
+ * artifacts are entries of the `steps` and `artifacts` collections (the routing module groups them by session).
+ */
 export const SessionSchema = z.object({
   /** UUID. */
   id: z.string(),
@@ -142,10 +154,8 @@ export const SessionSchema = z.object({
   messageCount: z.number(),
   /** Task logs (`tasks/*.log`). */
   taskLogCount: z.number(),
-  /** Timeline rows, in timeline order. Kept inside the session entry (see content.config.ts for why). */
-  steps: z.array(StepRowSchema),
-  /** Root artifacts. */
-  artifacts: z.array(ArtifactRowSchema),
+  /** Root artifacts (entries of the `artifacts` collection). */
+  artifactCount: z.number(),
   /** Uploads. */
   uploads: z.array(UploadRowSchema),
   /** Transcript files read. */
@@ -206,5 +216,13 @@ export type StepRow = z.infer<typeof StepRowSchema>;
 export type ArtifactRow = z.infer<typeof ArtifactRowSchema>;
 export type UploadRow = z.infer<typeof UploadRowSchema>;
 export type SessionSummary = z.infer<typeof SessionSchema>;
+/** Everything the store keeps of one session: its entry in each of `sessions`, `steps` and `artifacts`. */
+export interface SessionRows {
+  session: SessionSummary;
+  /** In timeline order. */
+  steps: StepRow[];
+  /** In the reader's order. */
+  artifacts: ArtifactRow[];
+}
 export type ArchiveInfo = z.infer<typeof ArchiveSchema>;
 export type SessionRefData = z.infer<typeof SessionRefSchema>;

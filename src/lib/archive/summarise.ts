@@ -1,11 +1,11 @@
 /**
- * Turn a read (and redacted) session into the lean summary the content store keeps: header fields and one row per
- * step, never a step body. Bodies are read again by id at render time (see `detail.ts`).
+ * Turn a read (and redacted) session into the lean rows the content store keeps: header fields, one row per step
+ * and one per artifact, never a step body. Bodies are read again by id at render time (see `detail.ts`).
  */
 import type { Session, Upload } from '../brain/types.ts';
 import type { Redaction } from '../redact/index.ts';
 import { auditRows } from '../audit/rows.ts';
-import type { ArtifactRow, SessionSummary, UploadRow } from './schemas.ts';
+import type { ArtifactRow, SessionRows, SessionSummary, UploadRow, StepRow } from './schemas.ts';
 import { isErrorStep, oneLine, stepSummary } from './step-summary.ts';
 
 /** Longest request text kept in the store (the step page shows the whole text). */
@@ -39,11 +39,13 @@ export function artifactSlugs(names: string[]): string[] {
   });
 }
 
-/** The lean summary of one session. */
-export function summariseSession(session: Session, redactions: Redaction[], redacted: boolean, ref: SessionSummary['ref']): SessionSummary {
+/** The lean rows of one session: its header entry, one row per timeline entry and one per artifact. */
+export function summariseSession(session: Session, redactions: Redaction[], redacted: boolean, ref: SessionSummary['ref']): SessionRows {
   const { meta } = session;
   const slugs = artifactSlugs(session.artifacts.map((a) => a.name));
   const artifacts: ArtifactRow[] = session.artifacts.map((a, i) => ({
+    sessionId: session.id,
+    position: i,
     name: a.name,
     slug: slugs[i] ?? a.name,
     summary: a.metadata?.summary !== undefined ? oneLine(a.metadata.summary, 300) : undefined,
@@ -59,7 +61,20 @@ export function summariseSession(session: Session, redactions: Redaction[], reda
     mediaType: u.mediaType,
     served: servedUploadName(u, i),
   }));
-  return {
+  const steps: StepRow[] = session.steps.map((s) => ({
+    sessionId: session.id,
+    key: s.key,
+    index: s.index,
+    position: s.position,
+    type: s.type,
+    status: s.status,
+    source: s.source,
+    createdAt: s.createdAt,
+    tools: s.toolCalls.map((c) => c.name),
+    summary: stepSummary(s),
+    error: isErrorStep(s),
+  }));
+  const summary: SessionSummary = {
     id: session.id,
     prefix: session.id.slice(0, 8),
     product: session.product,
@@ -76,19 +91,7 @@ export function summariseSession(session: Session, redactions: Redaction[], reda
     toolCounts: meta.toolCounts,
     messageCount: session.messages.length,
     taskLogCount: session.taskLogs.length,
-    steps: session.steps.map((s) => ({
-      key: s.key,
-      index: s.index,
-      position: s.position,
-      type: s.type,
-      status: s.status,
-      source: s.source,
-      createdAt: s.createdAt,
-      tools: s.toolCalls.map((c) => c.name),
-      summary: stepSummary(s),
-      error: isErrorStep(s),
-    })),
-    artifacts,
+    artifactCount: artifacts.length,
     uploads,
     transcriptFiles: session.transcriptFiles,
     problems: session.problems.map((p) => ({ ...p })),
@@ -97,4 +100,5 @@ export function summariseSession(session: Session, redactions: Redaction[], reda
     audit: auditRows(session),
     ref,
   };
+  return { session: summary, steps, artifacts };
 }

@@ -2,7 +2,7 @@
  * The numbers behind `/stats/`, from the lean session summaries: sessions and steps per day, tool use, models,
  * products and session lengths. Pure; days are UTC (builds do not depend on TZ).
  */
-import type { SessionSummary } from '../archive/schemas.ts';
+import type { SessionSummary, StepRow } from '../archive/schemas.ts';
 import type { Datum } from './charts.ts';
 
 /** Longest run of days drawn day by day; a longer span is drawn per month. */
@@ -77,7 +77,10 @@ function ranked(map: Map<string, number>, limit = 20): Datum[] {
 }
 
 /** The archive's numbers. Steps count on the day they were recorded (a session can span days). */
-export function archiveStats(sessions: SessionSummary[]): ArchiveStats {
+export function archiveStats(
+  sessions: SessionSummary[],
+  stepsBySession: ReadonlyMap<string, readonly Pick<StepRow, 'createdAt'>[]>,
+): ArchiveStats {
   const sessionsPerDay = new Map<string, number>();
   const stepsPerDay = new Map<string, number>();
   const tools = new Map<string, number>();
@@ -90,7 +93,7 @@ export function archiveStats(sessions: SessionSummary[]): ArchiveStats {
   for (const s of sessions) {
     const day = dayKey(s.createdAt);
     if (day) add(sessionsPerDay, day);
-    for (const row of s.steps) {
+    for (const row of stepsBySession.get(s.id) ?? []) {
       const d = dayKey(row.createdAt) ?? day;
       if (d) add(stepsPerDay, d);
     }
