@@ -101,18 +101,23 @@ async function indexShard(api: PagefindApi, outDir: string, ids: string[], outpu
   try {
     const pages = await sessionPages(outDir, ids);
     let next = 0;
+    let indexed = 0;
     const feed = async (): Promise<void> => {
       while (next < pages.length) {
         const [file, url] = pages[next++] as [string, string];
         const content = await readFile(file, 'utf8');
+        // A page with no `data-pagefind-body` (e.g. a session's task log) is dropped by Pagefind anyway once any
+        // page of the index has one (every shard holds session pages, which do): skip parsing it.
+        if (!content.includes('data-pagefind-body')) continue;
         const added = await index.addHTMLFile({ url, content });
         check(`addHTMLFile ${url}`, added.errors);
+        indexed++;
       }
     };
     await Promise.all(Array.from({ length: Math.min(READ_AHEAD, pages.length) }, feed));
     const written = await index.writeFiles({ outputPath });
     check('writeFiles', written.errors);
-    return pages.length;
+    return indexed;
   } finally {
     await index.deleteIndex();
   }
