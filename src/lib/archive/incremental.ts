@@ -33,10 +33,14 @@ export const PLAN_ENV = 'ARCHIVE_REUSE_PLAN';
 /**
  * Search shards: one Pagefind index per shard of sessions (by a stable hash of the id), merged in the browser.
  * More shards make a warm rebuild re-index less; fewer make the first search fetch less (each shard costs its own
- * entry, meta and index chunks). 8 keeps a shard at ~1/8 of the index and the first search within its budget
- * (BENCHMARKS.md).
+ * entry, meta and index chunks) and cold indexing cheaper (each shard pays its own index build and write).
+ * Measured on a 20k-step synthetic home (46 sessions, 20k pages), 2 cores, load 5: cold indexing 63.5 s with 8
+ * shards, 42.2 s with 4, 51.0 s with 2 (two lanes, one shard left for the last); first results over all shards
+ * after start-up 335–391 ms (rare word) and 695–798 ms ("error", 9,670 results) with 4, 355–398 / 804–861 ms with
+ * 8; start-up 380–445 ms with 4, 469–602 ms with 8. 4 is the fastest cold build and first search, and a warm
+ * rebuild still re-indexes only a quarter of the pages.
  */
-export const SEARCH_SHARDS = 8;
+export const SEARCH_SHARDS = 4;
 
 /** Which search shard holds a session's pages. */
 export function shardOf(sessionId: string, shards = SEARCH_SHARDS): number {
