@@ -5,9 +5,10 @@
  * and a word only an old one has, across the merged shards, with the product filter still narrowing. Touching one
  * session's file re-renders that session alone; a build into a deleted out dir renders everything.
  */
-import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, utimesSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { buildSite, projectRoot } from '../helpers/build-site.ts';
@@ -37,6 +38,17 @@ function brokenLinks(): string[] {
     }
   }
   return broken;
+}
+
+/** The result URLs a Pagefind bundle holds (its fragments: gzip, a `pagefind_dcd` tag, then JSON). */
+function bundleUrls(bundle: string): string[] {
+  const urls: string[] = [];
+  const dir = path.join(bundle, 'fragment');
+  for (const name of readdirSync(dir)) {
+    const json = JSON.parse(gunzipSync(readFileSync(path.join(dir, name))).toString('utf8').replace(/^pagefind_dcd/, ''));
+    for (const fragment of (json.url ? [json] : Object.values(json)) as { url: string }[]) urls.push(fragment.url);
+  }
+  return urls;
 }
 
 /** "37 results for npm" → 37 */
@@ -74,6 +86,27 @@ describe('incremental builds', () => {
     expect(readPage(outDir, `/sessions/${NEW}/steps/1/`)).toBeDefined();
     expect(readPage(outDir, '/')).toContain(`href="/sessions/${NEW}/"`);
     expect(brokenLinks()).toEqual([]);
+  });
+
+  it('lists every shard it wrote, and each session is indexed in exactly one, by its site path', () => {
+    const folders = JSON.parse(readFileSync(path.join(outDir, 'pagefind', 'shards.json'), 'utf8')) as string[];
+    expect(folders.length).toBeGreaterThan(1);
+    const shardsOnPage = readPage(outDir, '/search/')?.match(/data-shards="([^"]*)"/)?.[1]?.split(' ');
+    expect(shardsOnPage?.map((n) => (n === '0' ? '' : `shard-${n}/`))).toEqual(folders);
+    const seen = new Map<string, string>();
+    for (const folder of folders) {
+      const bundle = path.join(outDir, 'pagefind', folder);
+      expect(existsSync(path.join(bundle, 'pagefind-entry.json')), folder).toBe(true);
+      for (const url of bundleUrls(bundle)) {
+        // Site paths without ARCHIVE_BASE (the search page adds it with Pagefind's baseUrl), each with a page.
+        expect(url).toMatch(/^\/sessions\/[^/]+\//);
+        expect(fileForUrl(outDir, url), url).toBeDefined();
+        const session = url.split('/')[2] as string;
+        expect(seen.get(session) ?? folder, `${session} in two shards`).toBe(folder);
+        seen.set(session, folder);
+      }
+    }
+    expect([...seen.keys()].sort()).toEqual(readdirSync(path.join(outDir, 'sessions')).sort());
   });
 
   describe.skipIf(!hasChromium())('search over the merged shards', () => {
