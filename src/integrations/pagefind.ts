@@ -75,7 +75,9 @@ async function sessionPages(outDir: string, ids: string[]): Promise<[string, str
   const pages: [string, string][] = [];
   for (const id of ids) {
     const root = path.join(outDir, 'sessions', id);
-    const names = await readdir(root, { recursive: true });
+    const entries = await readdir(root, { recursive: true, withFileTypes: true });
+    // Files only: a folder can end in `.html` too (the artifact page of `index.html` is `artifacts/index.html/`).
+    const names = entries.filter((e) => e.isFile()).map((e) => path.relative(root, path.join(e.parentPath, e.name)));
     for (const rel of names.sort()) {
       if (!rel.endsWith('.html')) continue;
       const url = `/sessions/${id}/${rel.split(path.sep).join('/')}`.replace(/(^|\/)index\.html$/, '$1');
