@@ -124,6 +124,16 @@ export async function artifactPaths() {
   );
 }
 
+/** `/sessions/<id>/steps/<key>/<field>.txt` for the step fields too long for their page. */
+export async function longTextPaths() {
+  const { steps } = await collections();
+  return (await renderedSessions()).flatMap((session) =>
+    (steps.get(session.id) ?? []).flatMap((row: StepRow) =>
+      (row.longFields ?? []).map((field) => ({ params: { id: session.id, key: row.key, field }, props: { session, row, field } })),
+    ),
+  );
+}
+
 /** `/sessions/<id>/uploads/<n>.<ext>` for raster images only. */
 export async function uploadPaths() {
   return (await renderedSessions()).flatMap((session) =>

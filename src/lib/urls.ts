@@ -30,6 +30,8 @@ export const urls = {
   home: (): string => page(),
   session: (id: string): string => page('sessions', id),
   step: (id: string, key: string): string => page('sessions', id, 'steps', key),
+  /** The whole text of a step field too long for its page (`content`, `thinking`, `output`, `content-md`). */
+  stepText: (id: string, key: string, field: string): string => file('sessions', id, 'steps', key, `${field}.txt`),
   artifact: (id: string, slug: string): string => page('sessions', id, 'artifacts', slug),
   /** A published upload (`served` is the `<n>.<ext>` file name from the summary). */
   upload: (id: string, served: string): string => file('sessions', id, 'uploads', served),

@@ -4,6 +4,7 @@
  * from `astro/zod` so the pipeline can use the inferred types without any `astro:*` import.
  */
 import { z } from 'astro/zod';
+import { LONG_FIELDS } from './long-text.ts';
 import { SessionAuditSchema } from '../audit/schemas.ts';
 
 /** Where a problem was found; mirrors the reader's `Problem`. */
@@ -79,6 +80,8 @@ export const StepRowSchema = z.object({
   summary: z.string(),
   /** True for ERROR_MESSAGE steps, ERROR status, or an `error` field. */
   error: z.boolean(),
+  /** Fields too long for the step page, published whole as `<field>.txt` beside it (absent when none). */
+  longFields: z.array(z.enum(LONG_FIELDS)).optional(),
 });
 
 /** A root artifact, an entry of the `artifacts` collection (id `<session>/<slug>`), lean: the page reads the text at render time. */

@@ -2,11 +2,12 @@
  * Turn a read (and redacted) session into the lean rows the content store keeps: header fields, one row per step
  * and one per artifact, never a step body. Bodies are read again by id at render time (see `detail.ts`).
  */
-import type { Session, Upload } from '../brain/types.ts';
+import type { Session, Step, Upload } from '../brain/types.ts';
 import type { Redaction } from '../redact/index.ts';
 import { auditRows } from '../audit/rows.ts';
 import type { ArtifactRow, SessionRows, SessionSummary, UploadRow, StepRow } from './schemas.ts';
 import { isErrorStep, oneLine, stepSummary } from './step-summary.ts';
+import { longFields } from './long-text.ts';
 
 /** Longest request text kept in the store (the step page shows the whole text). */
 const REQUEST_MAX = 2_000;
@@ -61,7 +62,7 @@ export function summariseSession(session: Session, redactions: Redaction[], reda
     mediaType: u.mediaType,
     served: servedUploadName(u, i),
   }));
-  const steps: StepRow[] = session.steps.map((s) => ({
+  const steps: StepRow[] = session.steps.map((s) => withLongFields(s, {
     sessionId: session.id,
     key: s.key,
     index: s.index,
@@ -101,4 +102,10 @@ export function summariseSession(session: Session, redactions: Redaction[], reda
     ref,
   };
   return { session: summary, steps, artifacts };
+}
+
+/** The row with `longFields` set when the step has fields too long for its page (left out otherwise: lean store). */
+function withLongFields(step: Step, row: StepRow): StepRow {
+  const long = longFields(step);
+  return long.length > 0 ? { ...row, longFields: long } : row;
 }
