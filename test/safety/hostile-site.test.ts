@@ -13,7 +13,7 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type HostileHome, makeHostileHome } from '../../scripts/make-hostile-home.ts';
+import { HOSTILE, type HostileHome, makeHostileHome } from '../../scripts/make-hostile-home.ts';
 
 const projectRoot = path.resolve(import.meta.dirname, '../..');
 const CHROMIUM = '/usr/bin/chromium';
@@ -82,6 +82,17 @@ describe.skipIf(!existsSync(CHROMIUM))('the site built from the hostile home', (
       expect(text.includes(hostile.outsideMarker), file).toBe(false);
       expect(text.includes(hostile.plantedSecret), file).toBe(false);
     }
+  });
+
+  it('keeps the 50 MB answer whole: its page shows the head, the rest is a plain-text file beside it', async () => {
+    const stepDir = path.join(dist, 'sessions', hostile.sessions.huge, 'steps', '6');
+    const page = await fs.readFile(path.join(stepDir, 'index.html'), 'utf8');
+    expect(page.length).toBeLessThan(2 * 1024 * 1024);
+    expect(page).toContain('content.txt');
+    const whole = await fs.readFile(path.join(stepDir, 'content.txt'), 'utf8');
+    expect(whole.length).toBeGreaterThan(50 * 1024 * 1024);
+    // The markup at its very end is there, as text in a text/plain file.
+    expect(whole.endsWith(HOSTILE)).toBe(true);
   });
 
   it('lists every problem on /report/', async () => {
@@ -163,7 +174,8 @@ describe.skipIf(!existsSync(CHROMIUM))('the site built from the hostile home', (
           title: document.title,
           frames: window.frames.length,
         }), hostile.sentinel);
-        if (state.pwned !== undefined || /PWNED/.test(state.title)) failures.push(`${pathname}: ${JSON.stringify(state)}`);
+        // A payload that ran sets the title to exactly 'PWNED'; the payload's own text in a title is just text.
+        if (state.pwned !== undefined || state.title === 'PWNED') failures.push(`${pathname}: ${JSON.stringify(state)}`);
         // Every page of the hostile build must still show the data: nothing was dropped to make it safe.
       }
     } finally {
