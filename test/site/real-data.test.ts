@@ -3,8 +3,9 @@
  * page, every timeline entry its step page, and /report/ lists exactly the torn lines really in the main
  * transcripts (d493099f, full transcript, line 306).
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { discoverSessions, readSession } from '../../src/lib/brain/index.ts';
 import type { Session } from '../../src/lib/brain/types.ts';
@@ -41,6 +42,28 @@ describe.skipIf(!existsSync(realHome))('real sessions', () => {
       expect(page.match(/<tr[^>]* id="step-/g) ?? []).toHaveLength(s.steps.length);
     }
     expect(missing).toEqual([]);
+  });
+
+  it('publishes no planted secret anywhere in dist, the Pagefind index included', () => {
+    // The fake Telegram token planted in 86033144 (SOURCES.md), in full and by its secret half.
+    const planted = ['3885083960:AAXmWi9S8D-G3k5RilRqnB6fZwjc8ZImZD8', 'AAXmWi9S8D-G3k5RilRqnB6fZwjc8ZImZD8'];
+    const leaks: string[] = [];
+    let fragments = 0;
+    for (const entry of readdirSync(build.outDir, { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile()) continue;
+      const file = path.join(entry.parentPath, entry.name);
+      let bytes = readFileSync(file);
+      // Pagefind's fragments and index chunks are gzip-compressed: look inside them too.
+      if (bytes[0] === 0x1f && bytes[1] === 0x8b) bytes = gunzipSync(bytes);
+      if (entry.name.endsWith('.pf_fragment')) fragments++;
+      const text = bytes.toString('latin1');
+      if (planted.some((secret) => text.includes(secret))) leaks.push(path.relative(build.outDir, file));
+    }
+    expect(fragments).toBeGreaterThan(0);
+    expect(leaks).toEqual([]);
+    // The token's step is still published, with the redaction in its place.
+    const report = readPage(build.outDir, '/report/') ?? '';
+    expect(report).toMatch(/telegram/i);
   });
 
   it('lists on /report/ exactly the torn lines of the main transcripts', () => {
