@@ -17,7 +17,8 @@ import { parseArgs } from 'node:util';
 import { summariseProfiles, type ProfileSummary } from './bench/cpu-profile.ts';
 import { writeFloorProject } from './bench/floor.ts';
 import { measure, type Measurement } from './bench/measure.ts';
-import { assertChromium, timeFirstSearch, type SearchTiming } from './bench/search.ts';
+import { timeFirstSearch, type SearchTiming } from './bench/search.ts';
+import { assertChromium } from './lib/chromium.ts';
 import { writeSyntheticHome, writeSyntheticSession } from './bench/synthetic-home.ts';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -44,7 +45,7 @@ if (!flags['skip-search']) {
   try {
     assertChromium();
   } catch (error) {
-    console.error((error as Error).message);
+    console.error(`${(error as Error).message} Or pass --skip-search to leave search_ms out.`);
     process.exit(2);
   }
 }

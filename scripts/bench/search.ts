@@ -6,39 +6,11 @@
  * each timed apart; then time `search(q)` + the first result's `data()`: what a visitor waits for after typing, on a
  * cold HTTP cache. A second fresh page times the same query with no start-up before it (the query pays for it).
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import type { Page } from 'playwright-core';
-import { createServer, type Server } from 'node:http';
-import os from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-
-/** The arguments the issue names for every headless run. */
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-  '--disable-sync',
-];
-
-/** Where Chromium is: CHROMIUM_PATH, else the Debian package's path. */
-export function chromiumPath(env = process.env): string {
-  return env.CHROMIUM_PATH || '/usr/bin/chromium';
-}
-
-/** Stop early, with a hint, when the browser is missing (the search timing needs it). */
-export function assertChromium(env = process.env): string {
-  const exe = chromiumPath(env);
-  if (!existsSync(exe)) {
-    throw new Error(
-      `Chromium was not found at ${exe}, so search_ms cannot be measured. Hint: install the distribution package ` +
-        '(`apt-get install chromium`), set CHROMIUM_PATH to a Chromium binary, or pass --skip-search.',
-    );
-  }
-  return exe;
-}
+import type { Page } from 'playwright-core';
+import { launchChromium } from '../lib/chromium.ts';
+import { serveStatic } from '../lib/static-server.ts';
 
 /** What one timed query found. */
 export interface SearchTiming {
@@ -76,54 +48,6 @@ function shardFolders(siteDir: string): string[] {
   }
 }
 
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript',
-  '.mjs': 'text/javascript',
-  '.css': 'text/css',
-  '.json': 'application/json',
-  '.wasm': 'application/wasm',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-};
-
-/** A static server for `dir` mounted at `base`, plus a blank page at `/__bench__.html`. */
-function serve(dir: string, base: string): Promise<{ server: Server; origin: string }> {
-  const prefix = base.endsWith('/') ? base : `${base}/`;
-  const server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    if (url.pathname === '/__bench__.html') {
-      res.writeHead(200, { 'content-type': TYPES['.html'] as string });
-      res.end('<!doctype html><title>bench</title>');
-      return;
-    }
-    if (!url.pathname.startsWith(prefix)) {
-      res.writeHead(404).end();
-      return;
-    }
-    let file = path.join(dir, decodeURIComponent(url.pathname.slice(prefix.length)));
-    if (!file.startsWith(dir)) {
-      res.writeHead(403).end();
-      return;
-    }
-    try {
-      if (statSync(file).isDirectory()) file = path.join(file, 'index.html');
-      const body = readFileSync(file);
-      res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' });
-      res.end(body);
-    } catch {
-      res.writeHead(404).end();
-    }
-  });
-  return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      resolve({ server, origin: `http://127.0.0.1:${port}` });
-    });
-  });
-}
-
 interface PageRun {
   importMs: number;
   initMs: number;
@@ -158,11 +82,9 @@ function runQuery(page: Page, bundles: string[], baseUrl: string, query: string,
 
 /** Time `query` over every shard of the Pagefind index in `siteDir` (served at `base`). */
 export async function timeFirstSearch(siteDir: string, query: string, base = '/'): Promise<SearchTiming> {
-  const executablePath = assertChromium();
-  const { chromium } = await import('playwright-core');
-  const { server, origin } = await serve(path.resolve(siteDir), base);
-  const profile = mkdtempSync(path.join(os.tmpdir(), 'agy-bench-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, { executablePath, headless: true, args: CHROMIUM_ARGS });
+  const server = await serveStatic(siteDir, base, { '/__bench__.html': '<!doctype html><title>bench</title>' });
+  const { origin } = server;
+  const { context, close } = await launchChromium();
   try {
     const prefix = base.endsWith('/') ? base : `${base}/`;
     const bundles = shardFolders(siteDir).map((folder) => `${origin}${prefix}pagefind/${folder}`);
@@ -189,8 +111,7 @@ export async function timeFirstSearch(siteDir: string, query: string, base = '/'
       firstUrl: first.url,
     };
   } finally {
-    await context.close();
-    server.close();
-    rmSync(profile, { recursive: true, force: true });
+    await close();
+    await server.close();
   }
 }

@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoBuild } from '../helpers/homes.ts';
 import { hasChromium, launchBrowser } from '../helpers/browser.ts';
-import { serveStatic, type StaticServer } from '../helpers/static-server.ts';
+import { serveStatic, type StaticServer } from '../../scripts/lib/static-server.ts';
 import type { SharedBuild } from '../helpers/shared-build.ts';
 
 const SESSION = '04c6284a-930e-444f-982e-37e931b8daf3';

@@ -4,17 +4,11 @@
  * site's CSP, so it also proves Pagefind works with it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { demoBuild } from '../helpers/homes.ts';
 import { hasChromium, launchBrowser } from '../helpers/browser.ts';
-import { serveStatic, type StaticServer } from '../helpers/static-server.ts';
-
-/** "37 results for npm" → 37 */
-async function resultCount(page: Page, query: string): Promise<number> {
-  const message = page.locator('.pagefind-ui__message');
-  await expect.poll(async () => (await message.textContent()) ?? '', { timeout: 15_000 }).toMatch(new RegExp(`result.* for ${query}`, 'i'));
-  return Number(((await message.textContent()) ?? '').match(/(\d+)/)?.[1] ?? 0);
-}
+import { serveStatic, type StaticServer } from '../../scripts/lib/static-server.ts';
+import { expectProductFilterNarrows, resultCount } from '../helpers/search-ui.ts';
 
 describe.skipIf(!hasChromium())('search in the browser', () => {
   let server: StaticServer;
@@ -56,15 +50,6 @@ describe.skipIf(!hasChromium())('search in the browser', () => {
   });
 
   it('narrows the results with the product filter', async () => {
-    const page = await context.newPage();
-    await page.goto(`${server.origin}/search/?q=README`);
-    const all = await resultCount(page, 'README');
-    expect(all).toBeGreaterThan(1);
-    const block = page.locator('.pagefind-ui__filter-panel details', { hasText: 'Product' });
-    await block.locator('summary').click();
-    await block.locator('input[type="checkbox"]').first().check();
-    await expect.poll(async () => resultCount(page, 'README'), { timeout: 15_000 }).toBeLessThan(all);
-    expect(await resultCount(page, 'README')).toBeGreaterThan(0);
-    await page.close();
+    await expectProductFilterNarrows(context, server.origin, 'README');
   });
 });

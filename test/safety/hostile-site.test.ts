@@ -5,22 +5,16 @@
  * Slow (a full build): skipped when Chromium is missing.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOSTILE, type HostileHome, makeHostileHome } from '../../scripts/make-hostile-home.ts';
+import { serveStatic } from '../../scripts/lib/static-server.ts';
+import { hasChromium, launchBrowser } from '../helpers/browser.ts';
 
 const projectRoot = path.resolve(import.meta.dirname, '../..');
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-  '--no-first-run', '--disable-sync',
-];
 
 let tmp: string;
 let hostile: HostileHome;
@@ -48,7 +42,7 @@ async function publishedText(file: string): Promise<string> {
   return bytes.toString('latin1');
 }
 
-describe.skipIf(!existsSync(CHROMIUM))('the site built from the hostile home', () => {
+describe.skipIf(!hasChromium())('the site built from the hostile home', () => {
   beforeAll(async () => {
     tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'agy-hostile-site-'));
     hostile = await makeHostileHome(tmp);
@@ -127,26 +121,9 @@ describe.skipIf(!existsSync(CHROMIUM))('the site built from the hostile home', (
   });
 
   it('runs no script from the data on any page, opens no dialog, requests nothing off 127.0.0.1', async () => {
-    const server = http.createServer(async (req, res) => {
-      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-      let file = path.join(dist, decodeURIComponent(url.pathname));
-      if (!file.startsWith(dist)) return void res.writeHead(403).end();
-      try {
-        if ((await fs.stat(file)).isDirectory()) file = path.join(file, 'index.html');
-        const type = file.endsWith('.html') ? 'text/html; charset=utf-8' : file.endsWith('.js') ? 'text/javascript'
-          : file.endsWith('.css') ? 'text/css' : file.endsWith('.wasm') ? 'application/wasm'
-          : file.endsWith('.json') ? 'application/json' : 'application/octet-stream';
-        res.writeHead(200, { 'content-type': type, 'x-content-type-options': 'nosniff' }).end(await fs.readFile(file));
-      } catch {
-        res.writeHead(404).end();
-      }
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-    const profile = await fs.mkdtemp(path.join(tmp, 'chromium-'));
-    const context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true,
-    });
+    const server = await serveStatic(dist);
+    const { origin } = server;
+    const { context, close } = await launchBrowser();
     const offHost: string[] = [];
     const dialogs: string[] = [];
     const failures: string[] = [];
@@ -179,8 +156,8 @@ describe.skipIf(!existsSync(CHROMIUM))('the site built from the hostile home', (
         // Every page of the hostile build must still show the data: nothing was dropped to make it safe.
       }
     } finally {
-      await context.close();
-      server.close();
+      await close();
+      await server.close();
     }
     expect(failures).toEqual([]);
     expect(dialogs).toEqual([]);

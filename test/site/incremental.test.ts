@@ -10,11 +10,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { buildSite, projectRoot } from '../helpers/build-site.ts';
 import { hasChromium, launchBrowser } from '../helpers/browser.ts';
 import { fileForUrl, htmlFiles, linksIn, readPage } from '../helpers/site-files.ts';
-import { serveStatic, type StaticServer } from '../helpers/static-server.ts';
+import { serveStatic, type StaticServer } from '../../scripts/lib/static-server.ts';
+import { expectProductFilterNarrows, resultCount } from '../helpers/search-ui.ts';
 
 const OLD = 'e08e5d5e-3fdf-42fd-b1cb-0e2f06167eb0'; // jetski: the only session mentioning "logslice"
 const TOUCHED = 'e69b7648-138c-43cd-a6c0-5bbfeaba62aa';
@@ -49,13 +50,6 @@ function bundleUrls(bundle: string): string[] {
     for (const fragment of (json.url ? [json] : Object.values(json)) as { url: string }[]) urls.push(fragment.url);
   }
   return urls;
-}
-
-/** "37 results for npm" → 37 */
-async function resultCount(page: Page, query: string): Promise<number> {
-  const message = page.locator('.pagefind-ui__message');
-  await expect.poll(async () => (await message.textContent()) ?? '', { timeout: 15_000 }).toMatch(new RegExp(`result.* for ${query}`, 'i'));
-  return Number(((await message.textContent()) ?? '').match(/(\d+)/)?.[1] ?? 0);
 }
 
 describe('incremental builds', () => {
@@ -134,16 +128,7 @@ describe('incremental builds', () => {
     });
 
     it('narrows the merged results with the product filter', async () => {
-      const page = await context.newPage();
-      await page.goto(`${server.origin}/search/?q=README`);
-      const all = await resultCount(page, 'README');
-      expect(all).toBeGreaterThan(1);
-      const block = page.locator('.pagefind-ui__filter-panel details', { hasText: 'Product' });
-      await block.locator('summary').click();
-      await block.locator('input[type="checkbox"]').first().check();
-      await expect.poll(async () => resultCount(page, 'README'), { timeout: 15_000 }).toBeLessThan(all);
-      expect(await resultCount(page, 'README')).toBeGreaterThan(0);
-      await page.close();
+      await expectProductFilterNarrows(context, server.origin, 'README');
     });
   });
 

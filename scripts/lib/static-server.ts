@@ -1,7 +1,8 @@
 /**
  * A tiny static file server over a built site, on 127.0.0.1 and a random port, for browser tests. Serves
  * `<dir>/<path>` and `<dir>/<path>/index.html`, with content types for what the site emits; refuses paths
- * that leave `dir`. `base` mounts the site under a sub-path (like ARCHIVE_BASE).
+ * that leave `dir`. `base` mounts the site under a sub-path (like ARCHIVE_BASE). Shared by the browser tests and
+ * the bench's search timing.
  */
 import { createReadStream, promises as fs } from 'node:fs';
 import http from 'node:http';
@@ -30,13 +31,21 @@ export interface StaticServer {
   close(): Promise<void>;
 }
 
-/** Serve `dir` (under `base`, default `/`). */
-export async function serveStatic(dir: string, base = '/'): Promise<StaticServer> {
+/**
+ * Serve `dir` (under `base`, default `/`). `fixed` maps absolute pathnames to HTML served as they are, outside the
+ * base (the bench's blank page, where no site script runs).
+ */
+export async function serveStatic(dir: string, base = '/', fixed: Record<string, string> = {}): Promise<StaticServer> {
   const root = path.resolve(dir);
   const prefix = base.endsWith('/') ? base : `${base}/`;
   const server = http.createServer(async (req, res) => {
     try {
       const url = new URL(req.url ?? '/', 'http://x');
+      const page = fixed[url.pathname];
+      if (page !== undefined) {
+        res.writeHead(200, { 'Content-Type': TYPES['.html'] as string }).end(page);
+        return;
+      }
       let pathname = decodeURIComponent(url.pathname);
       if (!pathname.startsWith(prefix) && pathname !== prefix.slice(0, -1)) {
         res.writeHead(404).end('not found');
