@@ -1,20 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useTempCacheDir } from '../helpers/cache-dir.ts';
 import { diffRows, renderDiff, renderTextDiff } from '../../src/lib/render/diff.ts';
 
-let cacheRoot: string;
-const previousCacheDir = process.env.ARCHIVE_CACHE_DIR;
-beforeAll(async () => {
-  cacheRoot = await mkdtemp(path.join(os.tmpdir(), 'render-diff-'));
-  process.env.ARCHIVE_CACHE_DIR = cacheRoot;
-});
-afterAll(async () => {
-  if (previousCacheDir === undefined) delete process.env.ARCHIVE_CACHE_DIR;
-  else process.env.ARCHIVE_CACHE_DIR = previousCacheDir;
-  await rm(cacheRoot, { recursive: true, force: true });
-});
+useTempCacheDir('render-diff-');
 
 // A replace_file_content call as recorded: TargetContent → ReplacementContent, StartLine 40.
 const target = [

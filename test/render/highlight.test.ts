@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useTempCacheDir } from '../helpers/cache-dir.ts';
 import {
   clearHighlightMemoryCache,
   highlightCacheDir,
@@ -17,17 +17,7 @@ import {
   stringifyJson,
 } from '../../src/lib/render/highlight.ts';
 
-let cacheRoot: string;
-const previousCacheDir = process.env.ARCHIVE_CACHE_DIR;
-beforeAll(async () => {
-  cacheRoot = await mkdtemp(path.join(os.tmpdir(), 'render-highlight-'));
-  process.env.ARCHIVE_CACHE_DIR = cacheRoot;
-});
-afterAll(async () => {
-  if (previousCacheDir === undefined) delete process.env.ARCHIVE_CACHE_DIR;
-  else process.env.ARCHIVE_CACHE_DIR = previousCacheDir;
-  await rm(cacheRoot, { recursive: true, force: true });
-});
+const cache = useTempCacheDir('render-highlight-');
 
 /** The text a reader sees: tags stripped, entities decoded. */
 function visibleText(html: string): string {
@@ -135,7 +125,7 @@ describe('highlightCode', () => {
     const code = `print("cache test ${Date.now()}")`;
     const first = await highlightCode(code, 'python');
     const dir = highlightCacheDir();
-    expect(dir).toBe(path.join(cacheRoot, 'highlight'));
+    expect(dir).toBe(path.join(cache.dir, 'highlight'));
     const { readdir } = await import('node:fs/promises');
     const shards = await readdir(dir);
     const files = (await Promise.all(shards.map(async (s) => (await readdir(path.join(dir, s))).map((f) => path.join(dir, s, f))))).flat();

@@ -1,21 +1,10 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useTempCacheDir } from '../helpers/cache-dir.ts';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { clearMarkdownCache, renderMarkdown } from '../../src/lib/render/markdown.ts';
 
-let cacheRoot: string;
-const previousCacheDir = process.env.ARCHIVE_CACHE_DIR;
-beforeAll(async () => {
-  cacheRoot = await mkdtemp(path.join(os.tmpdir(), 'render-markdown-'));
-  process.env.ARCHIVE_CACHE_DIR = cacheRoot;
-});
-afterAll(async () => {
-  if (previousCacheDir === undefined) delete process.env.ARCHIVE_CACHE_DIR;
-  else process.env.ARCHIVE_CACHE_DIR = previousCacheDir;
-  await rm(cacheRoot, { recursive: true, force: true });
-});
+const cache = useTempCacheDir('render-markdown-');
 
 describe('renderMarkdown', () => {
   it('renders headings, emphasis, lists, tables and task lists', async () => {
@@ -81,7 +70,7 @@ describe('renderMarkdown', () => {
   it('keeps rendered HTML on disk and serves it after the memory cache is cleared', async () => {
     const text = `Disk cache check ${Date.now()}`;
     const first = await renderMarkdown(text);
-    const dir = path.join(cacheRoot, 'markdown');
+    const dir = path.join(cache.dir, 'markdown');
     const files = (await Promise.all((await readdir(dir)).map(async (s) => (await readdir(path.join(dir, s))).map((f) => path.join(dir, s, f))))).flat();
     const mine: string[] = [];
     for (const f of files) if ((await readFile(f, 'utf8')) === first) mine.push(f);

@@ -1,23 +1,11 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useTempCacheDir } from '../helpers/cache-dir.ts';
 import { renderDiff } from '../../src/lib/render/diff.ts';
 import { highlightCode } from '../../src/lib/render/highlight.ts';
 import { renderMarkdown } from '../../src/lib/render/markdown.ts';
 
-let cacheRoot: string;
-const previousCacheDir = process.env.ARCHIVE_CACHE_DIR;
-beforeAll(async () => {
-  cacheRoot = await mkdtemp(path.join(os.tmpdir(), 'render-safety-'));
-  process.env.ARCHIVE_CACHE_DIR = cacheRoot;
-});
-afterAll(async () => {
-  if (previousCacheDir === undefined) delete process.env.ARCHIVE_CACHE_DIR;
-  else process.env.ARCHIVE_CACHE_DIR = previousCacheDir;
-  await rm(cacheRoot, { recursive: true, force: true });
-});
+useTempCacheDir('render-safety-');
 
 /** Pieces hostile text is made of, so random strings hit the interesting cases often. */
 const hostile = fc.array(

@@ -1,20 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useTempCacheDir } from '../helpers/cache-dir.ts';
 import { isToolResultType, parseViewedFile, renderViewedFile } from '../../src/lib/render/tool-result.ts';
 
-let cacheRoot: string;
-const previousCacheDir = process.env.ARCHIVE_CACHE_DIR;
-beforeAll(async () => {
-  cacheRoot = await mkdtemp(path.join(os.tmpdir(), 'render-tool-result-'));
-  process.env.ARCHIVE_CACHE_DIR = cacheRoot;
-});
-afterAll(async () => {
-  if (previousCacheDir === undefined) delete process.env.ARCHIVE_CACHE_DIR;
-  else process.env.ARCHIVE_CACHE_DIR = previousCacheDir;
-  await rm(cacheRoot, { recursive: true, force: true });
-});
+useTempCacheDir('render-tool-result-');
 
 /** The text a browser shows for `html` (tags dropped, entities decoded). */
 const visibleText = (html: string) =>
