@@ -51,6 +51,8 @@ export const HOSTILE_SESSIONS = {
   huge: '0badc0de-0000-4000-8000-000000000003',
   /** A transcript still being written: its last line stops halfway. */
   torn: '0badc0de-0000-4000-8000-000000000004',
+  /** `.system_generated/logs` is a symlink to a folder outside the session that holds a transcript. */
+  linkedLogs: '0badc0de-0000-4000-8000-000000000005',
 } as const;
 
 export interface HostileHome {
@@ -152,6 +154,15 @@ export async function makeHostileHome(dir: string): Promise<HostileHome> {
     { ...step(5, { content: HOSTILE }), step_index: `5${SHORT}` },
     step(6, { type: 'ERROR_MESSAGE', source: 'SYSTEM', content: HOSTILE, error: { message: HOSTILE, [SHORT]: [SHORT] } }),
     step(7, { type: 'VIEW_FILE', tool_calls: [{ name: 'view_file', args: { AbsolutePath: `/etc/${SHORT}` } }], content: HOSTILE }),
+    // Tool names that are Object.prototype members, and one that is not a string at all (String() of it throws).
+    step(8, {
+      tool_calls: [
+        { name: 'constructor', args: { toolSummary: SHORT } },
+        { name: '__proto__', args: { toolSummary: SHORT } },
+        { name: 'toString', args: {} },
+        { name: { toString: 1 }, args: {} },
+      ],
+    }),
   ];
   await write(path.join(logs, 'transcript_full.jsonl'), jsonl(markupSteps));
   await write(path.join(logs, 'transcript.jsonl'), jsonl(markupSteps.slice(0, 3)));
@@ -279,6 +290,12 @@ export async function makeHostileHome(dir: string): Promise<HostileHome> {
   ];
   const tornLast = JSON.stringify(step(2, { content: `${HOSTILE} and more that never arrived` })).slice(0, 120);
   await write(path.join(t, '.system_generated', 'logs', 'transcript_full.jsonl'), jsonl(tornComplete) + tornLast);
+
+  // --- linkedLogs: the logs folder itself leads out of the session ---------------------------------------------
+  const ll = path.join(brain, HOSTILE_SESSIONS.linkedLogs);
+  await write(path.join(ll, 'task.md'), `# linked logs ${SHORT}`);
+  await fs.mkdir(path.join(ll, '.system_generated'), { recursive: true });
+  await fs.symlink(outsideDir, path.join(ll, '.system_generated', 'logs'));
 
   return {
     home, sentinel: SENTINEL, outsideFile, outsideDir, outsideMarker, plantedSecret, sessions: HOSTILE_SESSIONS,

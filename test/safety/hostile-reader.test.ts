@@ -54,6 +54,17 @@ describe('the reader over the hostile home', () => {
       expect(has(id, 'symlink-outside', file), file).toBe(true);
     }
     expect(has(hostile.sessions.unreadable, 'symlink-outside', '.system_generated/tasks')).toBe(true);
+    // A symlinked folder on the way to a transcript is confined too, not only a symlinked file.
+    expect(has(hostile.sessions.linkedLogs, 'symlink-outside', '.system_generated/logs/transcript.jsonl')).toBe(true);
+    expect(sessions.get(hostile.sessions.linkedLogs)!.steps).toEqual([]);
+  });
+
+  it('keeps tool calls named like Object.prototype members, or not named by a string, as data', () => {
+    const step = sessions.get(hostile.sessions.markup)!.steps.find((s) => s.index === 8)!;
+    expect(step.toolCalls.map((c) => c.name)).toEqual(['constructor', '__proto__', 'toString', '{"toString":1}']);
+    const counts = sessions.get(hostile.sessions.markup)!.meta.toolCounts;
+    expect(Object.getOwnPropertyNames(counts)).toEqual(expect.arrayContaining(['constructor', '__proto__', 'toString']));
+    expect(counts.constructor).toBe(1);
   });
 
   it('reports files that cannot be read (a folder, a dangling link), and keeps the rest of the session', () => {

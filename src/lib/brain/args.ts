@@ -56,7 +56,8 @@ export function readToolCalls(raw: unknown, from: 'compact' | 'full'): ToolCall[
   for (const item of raw) {
     if (typeof item !== 'object' || item === null) continue;
     const rec = item as Record<string, unknown>;
-    const name = typeof rec.name === 'string' ? rec.name : String(rec.name ?? '');
+    // JSON.stringify, not String(): a parsed object like {"toString":1} makes String() throw.
+    const name = typeof rec.name === 'string' ? rec.name : (JSON.stringify(rec.name ?? '') ?? '');
     const rawArgs =
       typeof rec.args === 'object' && rec.args !== null && !Array.isArray(rec.args)
         ? (rec.args as Record<string, unknown>)

@@ -22,8 +22,10 @@ export function deriveMeta(id: string, steps: Step[], artifacts: Artifact[], cti
   let localTime: string | undefined;
   let userInformation: string | undefined;
   const cwdCounts = new Map<string, number>();
-  const toolCounts: Record<string, number> = {};
-  const typeCounts: Record<string, number> = {};
+  // Maps, not objects: names come from the transcript, and a tool called `constructor` or `__proto__` must count
+  // like any other (an object would hand back Object.prototype's members).
+  const toolCounts = new Map<string, number>();
+  const typeCounts = new Map<string, number>();
   let toolCallCount = 0;
   let errorCount = 0;
   let firstMs = Number.POSITIVE_INFINITY;
@@ -31,7 +33,7 @@ export function deriveMeta(id: string, steps: Step[], artifacts: Artifact[], cti
   let step0At: string | undefined;
 
   for (const step of steps) {
-    typeCounts[step.type] = (typeCounts[step.type] ?? 0) + 1;
+    typeCounts.set(step.type, (typeCounts.get(step.type) ?? 0) + 1);
     if (step.type === 'ERROR_MESSAGE' || step.status === 'ERROR' || (step.error !== undefined && step.error !== null))
       errorCount++;
     if (step.createdAt) {
@@ -44,7 +46,7 @@ export function deriveMeta(id: string, steps: Step[], artifacts: Artifact[], cti
     }
     for (const call of step.toolCalls) {
       toolCallCount++;
-      toolCounts[call.name] = (toolCounts[call.name] ?? 0) + 1;
+      toolCounts.set(call.name, (toolCounts.get(call.name) ?? 0) + 1);
       const cwd = call.args.Cwd;
       if (typeof cwd === 'string' && cwd.trim() !== '') cwdCounts.set(cwd, (cwdCounts.get(cwd) ?? 0) + 1);
     }
@@ -85,8 +87,8 @@ export function deriveMeta(id: string, steps: Step[], artifacts: Artifact[], cti
     createdAt: normaliseIso(createdAt),
     stepCount: steps.length,
     toolCallCount,
-    toolCounts,
-    typeCounts,
+    toolCounts: Object.fromEntries(toolCounts),
+    typeCounts: Object.fromEntries(typeCounts),
     errorCount,
   };
   if (requests[0] !== undefined) meta.request = requests[0];

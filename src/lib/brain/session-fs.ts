@@ -159,41 +159,27 @@ export async function readListedText(sfs: SessionFs, entry: SafeEntry, maxBytes:
   return decodeText(sfs, entry.rel, bytes.length > maxBytes ? bytes.subarray(0, maxBytes) : bytes, bytes.length);
 }
 
-/** Whether `rel` exists as a file we may read (inside the folder). Records symlink problems. */
-export async function fileExists(sfs: SessionFs, rel: string): Promise<boolean> {
-  const abs = path.join(sfs.dir, rel);
-  let st;
-  try {
-    st = await fs.lstat(abs);
-  } catch {
-    return false;
-  }
-  if (st.isSymbolicLink()) {
-    const real = await resolveInside(sfs, rel);
-    if (real === undefined) return false;
-    try {
-      return (await fs.stat(real)).isFile();
-    } catch {
-      return false;
-    }
-  }
-  return st.isFile();
-}
-
-/** Read a file's bytes, at most `maxBytes` (the size is returned too). `undefined` when it cannot be read. */
+/**
+ * Read a file's bytes, at most `maxBytes` (the size is returned too). `undefined` when it cannot be read. The whole
+ * path is resolved and confined, not just its last part: a symlinked `.system_generated/logs/` folder pointing out
+ * of the session must not publish what it points at. Only regular files are opened (a FIFO would block).
+ */
 export async function readBytes(
   sfs: SessionFs,
   rel: string,
   maxBytes = Number.POSITIVE_INFINITY,
 ): Promise<{ bytes: Buffer; size: number } | undefined> {
-  const abs = path.join(sfs.dir, rel);
+  const target = await resolveInside(sfs, rel);
+  if (target === undefined) return undefined;
   try {
-    const lst = await fs.lstat(abs);
-    let target = abs;
-    if (lst.isSymbolicLink()) {
-      const real = await resolveInside(sfs, rel);
-      if (real === undefined) return undefined;
-      target = real;
+    if (!(await fs.stat(target)).isFile()) {
+      sfs.problems.push({
+        kind: 'unreadable',
+        sessionId: sfs.sessionId,
+        file: rel,
+        message: `${rel} is not a regular file (a folder, pipe, socket or device); it is left out.`,
+      });
+      return undefined;
     }
     const handle = await fs.open(target, 'r');
     try {
