@@ -51,7 +51,8 @@ export function toolAction(call: ToolCall): string {
 export function toolSummary(call: ToolCall): string {
   const given = stringArg(call, 'toolSummary');
   if (given) return oneLine(given);
-  const parts = (MAIN_ARG[call.name] ?? []).map((a) => stringArg(call, a)).filter((v) => v !== undefined);
+  // Own keys only: a tool named `constructor` is data, not Object.prototype.constructor.
+  const parts = (Object.hasOwn(MAIN_ARG, call.name) ? (MAIN_ARG[call.name] ?? []) : []).map((a) => stringArg(call, a)).filter((v) => v !== undefined);
   return oneLine(parts.length > 0 ? `${call.name}: ${parts.join(' ')}` : call.name);
 }
 
