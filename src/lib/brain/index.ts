@@ -7,4 +7,4 @@ export { readSession } from './session.ts';
 export type * from './types.ts';
 
 /** Bump when the reader's output changes for the same input: it goes into content digests. */
-export const READER_VERSION = '1';
+export const READER_VERSION = '2';
