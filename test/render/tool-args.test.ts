@@ -1,44 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ToolCall } from '../../src/lib/brain/types.ts';
-import { argBoolean, argNumber, argString, describeToolCall, replacementChunks } from '../../src/lib/render/tool-args.ts';
+import { argBoolean, argNumber, argString, replacementChunks } from '../../src/lib/render/tool-args.ts';
 
 const call = (name: string, args: Record<string, unknown>, truncatedArgs: string[] = []): ToolCall => ({ name, args, truncatedArgs });
-
-describe('describeToolCall', () => {
-  it('reads the labels and subject of a real run_command', () => {
-    expect(
-      describeToolCall(
-        call('run_command', {
-          CommandLine: 'npm run build',
-          Cwd: '/Users/u/Documents/proj',
-          WaitMsBeforeAsync: 5000,
-          toolAction: 'Building the project',
-          toolSummary: 'Project build',
-        }),
-      ),
-    ).toEqual({
-      view: 'command',
-      title: 'Run command',
-      summary: 'Project build',
-      action: 'Building the project',
-      subject: 'npm run build',
-      language: 'shellscript',
-    });
-  });
-
-  it('picks the language of the file written or edited', () => {
-    expect(describeToolCall(call('write_to_file', { TargetFile: '/p/src/App.tsx', CodeContent: 'x' })).language).toBe('tsx');
-    expect(describeToolCall(call('replace_file_content', { TargetFile: '/p/Dockerfile' })).language).toBe('docker');
-    expect(describeToolCall(call('view_file', { AbsolutePath: '/p/notes' })).language).toBe('text');
-  });
-
-  it('describes MCP and subagent calls and falls back to generic for unknown tools', () => {
-    expect(describeToolCall(call('call_mcp_tool', { ServerName: 'firebase', ToolName: 'deploy' })).subject).toBe('firebase / deploy');
-    expect(describeToolCall(call('invoke_subagent', { Subagents: [{}, {}] })).subject).toBe('2 subagents');
-    expect(describeToolCall(call('brand_new_tool', { toolSummary: 7, x: 1 }))).toEqual({ view: 'generic', title: 'brand_new_tool' });
-    expect(describeToolCall(call('toString', {})).view).toBe('generic');
-  });
-});
 
 describe('argument getters', () => {
   it('accept only the right types, and the string forms compact records used', () => {
