@@ -153,6 +153,9 @@ export async function renderMarkdown(text: string): Promise<string> {
     await writeCacheFile(file, html);
   }
   if (html.length + text.length < CACHE_CHARS / 8) {
+    // Two calls for the same text can both miss and both get here: count the entry once.
+    const previous = cache.get(key);
+    if (previous !== undefined) cacheChars -= previous.length;
     cache.set(key, html);
     cacheChars += html.length;
     for (const [oldKey, oldHtml] of cache) {
