@@ -43,8 +43,7 @@ export const urls = {
   asset: (rel: string): string => `${basePath()}/${rel.replace(/^\/+/, '')}`,
   /** The Pagefind bundle folder. */
   pagefind: (rel = ''): string => `${basePath()}/pagefind/${rel}`,
-  /** Reserved for issue 6: `/audit/<view>/` and `/stats/`. */
-  audit: (view: string): string => page('audit', view),
+  /** `/stats/`: charts across every session. */
   stats: (): string => page('stats'),
   /** An audit list page: `/audit/<view>/[<filter>/][<n>/]` (page 1 has no number). */
   auditList: (view: string, filter?: string, n = 1): string =>
@@ -59,6 +58,8 @@ export const urls = {
   messages: (id: string, n = 1): string => page('sessions', id, 'messages', ...(n > 1 ? [String(n)] : [])),
   /** A session's task logs. */
   tasks: (id: string): string => page('sessions', id, 'tasks'),
+  /** A step's row in its session's timeline. */
+  stepInTimeline: (id: string, key: string): string => `${page('sessions', id)}#${encodeURIComponent(anchors.step(key))}`,
 };
 
 /** Anchors inside a session page. */

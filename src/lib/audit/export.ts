@@ -12,7 +12,7 @@ import type { Session, Step } from '../brain/types.ts';
 import type { SessionSummary } from '../archive/schemas.ts';
 import { displayValue, formatDuration, formatUtc } from '../archive/format.ts';
 import { escapeHtml } from '../render/escape.ts';
-import { urls } from '../urls.ts';
+import { anchors, urls } from '../urls.ts';
 
 /** Characters kept of one text field. */
 export const FIELD_MAX = 20_000;
@@ -76,7 +76,7 @@ function present(v: unknown): boolean {
 function stepHtml(step: Step, sessionId: string): string {
   const err = step.type === 'ERROR_MESSAGE' || step.status === 'ERROR' || present(step.error);
   const parts: string[] = [
-    `<section class="step${err ? ' err' : ''}" id="step-${escapeHtml(step.key)}">`,
+    `<section class="step${err ? ' err' : ''}" id="${escapeHtml(anchors.step(step.key))}">`,
     `<h3><span class="mono">${escapeHtml(step.key)}</span> ${escapeHtml(step.type)} <span class="badge${step.status === 'ERROR' ? ' err' : ''}">${escapeHtml(step.status)}</span> <span class="muted">${escapeHtml(step.source)}${step.createdAt ? ` · ${escapeHtml(formatUtc(step.createdAt))}` : ''}</span></h3>`,
   ];
   if (present(step.error) || present(step.errorCode) || present(step.exitCode)) {
