@@ -3,6 +3,7 @@
  * and one per artifact, never a step body. Bodies are read again by id at render time (see `detail.ts`).
  */
 import type { Session, Step, Upload } from '../brain/types.ts';
+import { RASTER_EXTENSIONS } from '../brain/index.ts';
 import type { Redaction } from '../redact/index.ts';
 import { auditRows } from '../audit/rows.ts';
 import type { ArtifactRow, SessionRows, SessionSummary, UploadRow, StepRow } from './schemas.ts';
@@ -12,19 +13,9 @@ import { longFields } from './long-text.ts';
 /** Longest request text kept in the store (the step page shows the whole text). */
 const REQUEST_MAX = 2_000;
 
-/** Raster types a browser shows with `<img>`, by media type → published extension. SVG is deliberately absent. */
-const RASTER: Record<string, string> = {
-  'image/png': 'png',
-  'image/jpeg': 'jpg',
-  'image/gif': 'gif',
-  'image/webp': 'webp',
-  'image/avif': 'avif',
-  'image/bmp': 'bmp',
-};
-
 /** The published file name of an upload, or undefined when it is not served (not a raster image). */
 export function servedUploadName(upload: Upload, position: number): string | undefined {
-  const ext = RASTER[upload.mediaType.toLowerCase()];
+  const ext = RASTER_EXTENSIONS.get(upload.mediaType.toLowerCase());
   return upload.isImage && ext ? `${position}.${ext}` : undefined;
 }
 

@@ -4,6 +4,7 @@
  */
 export { compareNewestFirst, discoverSessions, discoveryOptionsFromEnv, resolvePrefix } from './discover.ts';
 export { readSession } from './session.ts';
+export { RASTER_EXTENSIONS } from './inventory.ts';
 export type * from './types.ts';
 
 /** Bump when the reader's output changes for the same input: it goes into content digests. */

@@ -58,8 +58,18 @@ const MEDIA_TYPES: Record<string, string> = {
   '.html': 'text/html',
   '.zip': 'application/zip',
 };
-/** Raster images a page may show; SVG is deliberately not one (it can carry script). */
-const RASTER = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif', 'image/bmp']);
+/**
+ * Raster images a page may show, by media type → the extension to publish them under. SVG is deliberately not one
+ * (it can carry script).
+ */
+export const RASTER_EXTENSIONS: ReadonlyMap<string, string> = new Map([
+  ['image/png', 'png'],
+  ['image/jpeg', 'jpg'],
+  ['image/gif', 'gif'],
+  ['image/webp', 'webp'],
+  ['image/avif', 'avif'],
+  ['image/bmp', 'bmp'],
+]);
 
 function mediaTypeOf(name: string): string {
   return MEDIA_TYPES[path.extname(name).toLowerCase()] ?? 'application/octet-stream';
@@ -187,7 +197,7 @@ async function readUploads(sfs: SessionFs, folder: string): Promise<Upload[]> {
     const size = await fileSize(sfs, e.rel);
     if (size === undefined) continue;
     const mediaType = mediaTypeOf(e.name);
-    out.push({ file: e.rel, name: e.name, size, mediaType, isImage: RASTER.has(mediaType) });
+    out.push({ file: e.rel, name: e.name, size, mediaType, isImage: RASTER_EXTENSIONS.has(mediaType) });
   }
   return out;
 }
@@ -265,7 +275,7 @@ async function readRoot(sfs: SessionFs): Promise<{ artifacts: Artifact[]; images
         if (text !== undefined) a.text = text;
       } else if (mediaType.startsWith('image/')) {
         const size = await fileSize(sfs, e.rel);
-        if (size !== undefined) images.push({ file: e.rel, name: e.name, size, mediaType, isImage: RASTER.has(mediaType) });
+        if (size !== undefined) images.push({ file: e.rel, name: e.name, size, mediaType, isImage: RASTER_EXTENSIONS.has(mediaType) });
       } else {
         // Any other root file (a code artifact kept on disk, say): listed as an artifact without text.
         artifact(e.name).file = e.rel;
