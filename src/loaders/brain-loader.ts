@@ -42,7 +42,7 @@ import {
 } from '../lib/archive/index.ts';
 
 /** Bump when what the loader stores changes, so every digest changes and a warm build re-reads everything. */
-export const LOADER_VERSION = 'brain-loader-4';
+export const LOADER_VERSION = 'brain-loader-5';
 
 /** Id of the one entry of the `archive` collection. */
 export const ARCHIVE_ENTRY_ID = 'archive';

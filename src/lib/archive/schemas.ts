@@ -100,8 +100,6 @@ export const ArtifactRowSchema = z.object({
   updatedAt: z.string().optional(),
   /** Metadata `artifactType`. */
   artifactType: z.string().optional(),
-  /** True when a Markdown document exists (otherwise only metadata). */
-  hasText: z.boolean(),
   /** Number of `.resolved*` versions. */
   versions: z.number(),
 });
@@ -133,8 +131,6 @@ export const SessionSchema = z.object({
   product: z.string(),
   /** Title derived by the reader. */
   title: z.string(),
-  /** First request (bounded). */
-  request: z.string().optional(),
   /** Last model selected. */
   model: z.string().optional(),
   /** Local time as recorded in the transcript (keeps its offset). */

@@ -10,9 +10,6 @@ import type { ArtifactRow, SessionRows, SessionSummary, UploadRow, StepRow } fro
 import { isErrorStep, oneLine, stepSummary } from './step-summary.ts';
 import { longFields } from './long-text.ts';
 
-/** Longest request text kept in the store (the step page shows the whole text). */
-const REQUEST_MAX = 2_000;
-
 /** The published file name of an upload, or undefined when it is not served (not a raster image). */
 export function servedUploadName(upload: Upload, position: number): string | undefined {
   const ext = RASTER_EXTENSIONS.get(upload.mediaType.toLowerCase());
@@ -43,7 +40,6 @@ export function summariseSession(session: Session, redactions: Redaction[], reda
     summary: a.metadata?.summary !== undefined ? oneLine(a.metadata.summary, 300) : undefined,
     updatedAt: a.metadata?.updatedAt,
     artifactType: a.metadata?.artifactType,
-    hasText: a.text !== undefined,
     versions: a.versions.length,
   }));
   const uploads: UploadRow[] = session.uploads.map((u, i) => ({
@@ -71,7 +67,6 @@ export function summariseSession(session: Session, redactions: Redaction[], reda
     prefix: session.id.slice(0, 8),
     product: session.product,
     title: oneLine(meta.title, 200) || session.id,
-    request: meta.request !== undefined ? meta.request.slice(0, REQUEST_MAX) : undefined,
     model: meta.model,
     localTime: meta.localTime,
     workspace: meta.workspace,
