@@ -562,6 +562,19 @@ export function highlightHead(code: string, lang: string, options: HighlightOpti
   return { language, lines, headCount, headText: lines.slice(0, headCount).join('\n') };
 }
 
+/** The opening tag of a code block; `partial` marks one whose tail is not highlighted. */
+export function codeBlockOpen(language: string, partial: boolean): string {
+  return `<pre class="code-block${partial ? ' code-block--partial' : ''}" data-lang="${escapeHtml(language)}">`;
+}
+
+/** The divider between a block's highlighted head and the `rest` lines that follow as plain text. */
+export function notHighlightedDivider(rest: number): string {
+  return (
+    `<span class="code-block-divider" role="separator" data-pagefind-ignore>` +
+    `— ${rest.toLocaleString('en-US')} more line${rest === 1 ? '' : 's'}, not highlighted —</span>`
+  );
+}
+
 /**
  * A `<pre class="code-block">` of `code` highlighted as `lang` (any fence name or alias; unknown → plain text).
  * Long input: the first `maxHighlightedLines` lines (and at most `maxHighlightedChars` characters) are highlighted,
@@ -570,14 +583,11 @@ export function highlightHead(code: string, lang: string, options: HighlightOpti
 export async function highlightCode(code: string, lang: string, options: HighlightOptions = {}): Promise<string> {
   const { language, lines, headCount, headText } = highlightHead(code, lang, options);
   const head = await highlightLines(headText, language);
-  const open = `<pre class="code-block${headCount < lines.length ? ' code-block--partial' : ''}" data-lang="${escapeHtml(language)}">`;
+  const open = codeBlockOpen(language, headCount < lines.length);
   if (headCount >= lines.length) return `${open}<code>${wrapLines(head)}</code></pre>`;
   const rest = lines.slice(headCount);
-  const divider =
-    `<span class="code-block-divider" role="separator" data-pagefind-ignore>` +
-    `— ${rest.length.toLocaleString('en-US')} more line${rest.length === 1 ? '' : 's'}, not highlighted —</span>`;
   const headHtml = headCount > 0 ? `<code>${wrapLines(head)}</code>` : '';
-  return `${open}${headHtml}${divider}<code class="code-block-plain">${wrapLines(rest.map(escapeHtml))}</code></pre>`;
+  return `${open}${headHtml}${notHighlightedDivider(rest.length)}<code class="code-block-plain">${wrapLines(rest.map(escapeHtml))}</code></pre>`;
 }
 
 /**

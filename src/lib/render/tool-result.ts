@@ -6,7 +6,7 @@
  * file's language (a bounded head, as every code block). Every character of the text stays on the page.
  */
 import { escapeHtml } from './escape.ts';
-import { highlightHead, highlightLines, languageForPath } from './highlight.ts';
+import { codeBlockOpen, highlightHead, highlightLines, languageForPath, notHighlightedDivider } from './highlight.ts';
 
 /**
  * Step types whose `content` is a tool's result (SURVEY.md's (source, type) table): shown as text, never Markdown.
@@ -89,8 +89,7 @@ export async function renderViewedFile(text: string): Promise<string | undefined
   const rest = all.length - headCount;
   const body =
     rest > 0
-      ? `<code>${all.slice(0, headCount).join('\n')}</code><span class="code-block-divider" role="separator" data-pagefind-ignore>` +
-        `— ${rest.toLocaleString('en-US')} more line${rest === 1 ? '' : 's'}, not highlighted —</span>` +
+      ? `<code>${all.slice(0, headCount).join('\n')}</code>${notHighlightedDivider(rest)}` +
         `<code class="code-block-plain">${all.slice(headCount).join('\n')}</code>`
       : `<code>${all.join('\n')}</code>`;
   const plain = (lines: string[]): string => {
@@ -99,7 +98,7 @@ export async function renderViewedFile(text: string): Promise<string | undefined
   };
   return (
     plain(file.before) +
-    `<div class="code" data-pagefind-ignore><pre class="code-block${rest > 0 ? ' code-block--partial' : ''}" data-lang="${escapeHtml(language)}">${body}</pre></div>` +
+    `<div class="code" data-pagefind-ignore>${codeBlockOpen(language, rest > 0)}${body}</pre></div>` +
     plain(file.after)
   );
 }
