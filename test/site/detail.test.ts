@@ -29,4 +29,22 @@ describe('getSessionDetail', () => {
     if (last) expect(stepOf(again, last.key)).toBe(last);
     expect(stepOf(again, 'no-such-key')).toBeUndefined();
   });
+
+  it('keeps sessions read at the same time apart (pages render a few at a time), also when read back from the spill', async () => {
+    process.env.ARCHIVE_HIGHLIGHT_WORKERS = '0';
+    const cacheDir = await mkdtemp(path.join(os.tmpdir(), 'detail-spill-'));
+    process.env.ARCHIVE_CACHE_DIR = cacheDir;
+    onTestFinished(() => rm(cacheDir, { recursive: true, force: true }));
+    const discovery = await discoverSessions({ geminiHome: path.join(projectRoot, 'fixtures', 'demo') });
+    const refs = discovery.sessions.map((s) => ({ ...s, mtimeMs: 0, ctimeMs: 0 })) as unknown as Parameters<typeof getSessionDetail>[0][];
+    // Unredacted: other cache keys than the test above, so every session is read (and spilled) here, all at once.
+    const together = await Promise.all(refs.map((ref) => getSessionDetail(ref, false)));
+    expect(together.map((s) => s.id)).toEqual(refs.map((r) => r.id));
+    // In order again: each one has left the memory cache by its turn, so it comes back from its own spill file.
+    for (const ref of refs) {
+      const again = await getSessionDetail(ref, false);
+      expect(again.id).toBe(ref.id);
+      expect(again).toEqual(together[refs.indexOf(ref)]);
+    }
+  });
 });

@@ -9,6 +9,7 @@
  * this process under the cache folder (`v8.serialize`, a structured copy, read back far faster than reading and redacting again), which is
  * removed when the process exits. Nothing is kept between builds: a rebuild always reads the brain folders afresh.
  */
+import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -77,7 +78,9 @@ async function loadSession(key: string, ref: SessionRefData, redactionEnabled: b
     prehighlightSession(session);
   }
   try {
-    const target = path.join(spillFolder(), `${spilled.size}.v8`);
+    // Named by the session's cache key, never by a count: pages render a few at a time, so two sessions can be
+    // spilled at once, and a count read before either write ends gave both the same file.
+    const target = path.join(spillFolder(), `${createHash('sha256').update(key).digest('hex').slice(0, 32)}.v8`);
     await writeFile(target, v8.serialize(session));
     spilled.set(key, target);
   } catch {
