@@ -16,6 +16,8 @@ export default defineConfig({
     format: 'directory',
     // A strict CSP (style-src 'self') blocks inline <style>: every stylesheet is a file.
     inlineStylesheets: 'never',
+    // Pages render a few at a time: while one waits for its file write or its highlighted code, another renders.
+    concurrency: 4,
   },
   vite: {
     // Never inline small scripts (script-src 'self' blocks inline <script>).
