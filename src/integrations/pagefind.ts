@@ -21,6 +21,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import path from 'node:path';
 import type { AstroIntegration, AstroIntegrationLogger } from 'astro';
 import * as pagefindApi from 'pagefind';
+import { searchDocument } from './search-document.ts';
 import {
   INCREMENTAL_VERSION,
   SEARCH_SHARDS,
@@ -107,10 +108,11 @@ async function indexShard(api: PagefindApi, outDir: string, ids: string[], outpu
     const feed = async (): Promise<void> => {
       while (next < pages.length) {
         const [file, url] = pages[next++] as [string, string];
-        const content = await readFile(file, 'utf8');
-        // A page with no `data-pagefind-body` (e.g. a session's task log) is dropped by Pagefind anyway once any
-        // page of the index has one (every shard holds session pages, which do): skip parsing it.
-        if (!content.includes('data-pagefind-body')) continue;
+        // Only the words to index, not the page frame and ignored blocks (search-document.ts). A page with no
+        // search body (e.g. a session's task log) is dropped by Pagefind anyway once any page of the index has one
+        // (every shard holds session pages, which do): it is not sent.
+        const content = searchDocument(await readFile(file, 'utf8'));
+        if (content === undefined) continue;
         const added = await index.addHTMLFile({ url, content });
         check(`addHTMLFile ${url}`, added.errors);
         indexed++;
