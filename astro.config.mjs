@@ -1,16 +1,19 @@
 // Integrations and build settings only; no logic. Env: ARCHIVE_BASE (sub-path), ARCHIVE_OUT_DIR (default dist),
-// ARCHIVE_CACHE_DIR (default node_modules/.cache/agy-archive; Astro's cache lives in its `astro/` folder).
+// ARCHIVE_CACHE_DIR (default node_modules/.cache/agy-archive; Astro's cache lives in its `astro/` folder),
+// ARCHIVE_RENDER_PART (set by scripts/build.ts for each render process of a split build).
 import path from 'node:path';
 import { defineConfig } from 'astro/config';
 import mdx from '@astrojs/mdx';
 import { pagefind } from './src/integrations/pagefind.ts';
 
 const cacheRoot = path.resolve(process.env.ARCHIVE_CACHE_DIR || 'node_modules/.cache/agy-archive');
+// Each render process of a split build (scripts/build.ts) keeps its own content store and Vite cache.
+const renderPart = Number(process.env.ARCHIVE_RENDER_PART) || 0;
 
 export default defineConfig({
   base: process.env.ARCHIVE_BASE || '/',
   outDir: process.env.ARCHIVE_OUT_DIR || 'dist',
-  cacheDir: path.join(cacheRoot, 'astro'),
+  cacheDir: path.join(cacheRoot, renderPart > 0 ? `astro-part-${renderPart}` : 'astro'),
   trailingSlash: 'ignore',
   build: {
     format: 'directory',

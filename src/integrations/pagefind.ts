@@ -220,6 +220,9 @@ function laneCount(): number {
   return Math.max(1, Math.min(2, os.availableParallelism()));
 }
 
+/** Set to `after-parts` by `scripts/build.ts` for the render processes of a split build: it runs `buildSearch` itself. */
+export const SEARCH_STEP_ENV = 'ARCHIVE_SEARCH_STEP';
+
 /** Restore reused sessions, then build every shard; returns a line for the log. */
 export async function buildSearch(outDir: string, cacheRoot: string, logger: Pick<AstroIntegrationLogger, 'info'>): Promise<string> {
   const restored = restoreReused(outDir);
@@ -262,21 +265,26 @@ export async function buildSearch(outDir: string, cacheRoot: string, logger: Pic
   return `${withSessions.length} shards of ${ids.length} sessions (${indexed} indexed, ${pages} pages; ${fromCache} unchanged, from the cache) on ${lanes.length} lanes`;
 }
 
+/** The search step of a build into `outDir`, logged; every Pagefind service is closed after it. */
+export async function runSearchStep(outDir: string, cacheRoot: string, logger: Pick<AstroIntegrationLogger, 'info'>): Promise<void> {
+  const started = Date.now();
+  try {
+    const what = await buildSearch(outDir, cacheRoot, logger);
+    logger.info(`search index: ${what} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  } finally {
+    await pagefindApi.close();
+  }
+}
+
 /** The Astro integration that runs the search step at `astro:build:done`. */
 export function pagefind(): AstroIntegration {
   return {
     name: 'agy-archive-pagefind',
     hooks: {
       'astro:build:done': async ({ dir, logger }) => {
-        const outDir = fileURLToPath(dir);
-        const cacheRoot = path.resolve(process.env.ARCHIVE_CACHE_DIR || 'node_modules/.cache/agy-archive');
-        const started = Date.now();
-        try {
-          const what = await buildSearch(outDir, cacheRoot, logger);
-          logger.info(`search index: ${what} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-        } finally {
-          await pagefindApi.close();
-        }
+        // A build split between render processes: `scripts/build.ts` runs the search step once every part is done.
+        if (process.env[SEARCH_STEP_ENV] === 'after-parts') return;
+        await runSearchStep(fileURLToPath(dir), path.resolve(process.env.ARCHIVE_CACHE_DIR || 'node_modules/.cache/agy-archive'), logger);
       },
     },
   };

@@ -5,12 +5,13 @@
  * (`getSessionDetail`) sees the pages of one session one after another.
  *
  * A session's own pages (`/sessions/<id>/**`) are left out when this build reuses them (an incremental build, see
- * `archive/incremental.ts`); pages that list every session (home, audit, stats, report, short links, search,
+ * `archive/incremental.ts`) or another process renders them (a build split between render processes, see
+ * `scripts/build.ts`); pages that list every session (home, audit, stats, report, short links, search,
  * sessions.json) always come from `allSessions()`.
  */
 import { getCollection, getEntry } from 'astro:content';
 import { messagePagePaths, taskPagePaths } from './audit/lists.ts';
-import { reusedSessionIds, shardOf } from './archive/incremental.ts';
+import { rendersSession, shardOf } from './archive/incremental.ts';
 import type { ArchiveInfo, ArtifactRow, SessionSummary, StepRow, UploadRow } from './archive/schemas.ts';
 
 /** The three session collections, read once: sessions newest first, steps and artifacts grouped by session. */
@@ -66,12 +67,12 @@ export async function artifactsOf(sessionId: string): Promise<readonly ArtifactR
 
 let renderedOnce: Promise<SessionSummary[]> | undefined;
 
-/** The sessions whose own pages this build renders: all of them, minus those an incremental build reuses. */
+/**
+ * The sessions whose own pages this process renders: all of them, minus those an incremental build reuses and those
+ * another render process of a split build renders.
+ */
 export function renderedSessions(): Promise<SessionSummary[]> {
-  renderedOnce ??= allSessions().then((sessions) => {
-    const reused = reusedSessionIds();
-    return reused.size === 0 ? sessions : sessions.filter((s) => !reused.has(s.id));
-  });
+  renderedOnce ??= allSessions().then((sessions) => sessions.filter((s) => rendersSession(s.id)));
   return renderedOnce;
 }
 

@@ -85,24 +85,31 @@ export interface BuildSettings {
   roots: string[];
 }
 
-/** The digest of a session's content: the same inputs as the loader's digest. */
-export async function sessionContentDigest(ref: SessionRef): Promise<string> {
+/** The digest of a session's content (the same inputs as the loader's digest) and the bytes of its files. */
+export async function sessionContentDigest(ref: SessionRef): Promise<{ digest: string; bytes: number }> {
   const files = await sessionFingerprint(ref.dir);
-  return sha([READER_VERSION, REDACTOR_VERSION, ref.product, ref.root, ref.dir, files.join('\n')].join('\0'));
+  const bytes = files.reduce((sum, line) => sum + (Number(line.split('\t')[1]) || 0), 0);
+  return { digest: sha([READER_VERSION, REDACTOR_VERSION, ref.product, ref.root, ref.dir, files.join('\n')].join('\0')), bytes };
 }
 
-/** Every discovered session's reuse key, and the hash of what all of them share (code and settings). */
+/**
+ * Every discovered session's reuse key, the hash of what all of them share (code and settings), and each session's
+ * size in bytes (to split the rendering between processes, see `assignRenderParts`).
+ */
 export async function sessionReuseKeys(
   inputs: ArchiveInputs,
   site: string,
   settings: BuildSettings,
-): Promise<{ shared: string; keys: Record<string, string> }> {
+): Promise<{ shared: string; keys: Record<string, string>; bytes: Record<string, number> }> {
   const shared = sha(JSON.stringify({ v: INCREMENTAL_VERSION, site, ...settings }));
   const keys: Record<string, string> = {};
+  const bytes: Record<string, number> = {};
   await mapBounded(inputs.discovery.sessions, 8, async (ref) => {
-    keys[ref.id] = sha(`${shared}\0${ref.id}\0${await sessionContentDigest(ref)}`);
+    const content = await sessionContentDigest(ref);
+    keys[ref.id] = sha(`${shared}\0${ref.id}\0${content.digest}`);
+    bytes[ref.id] = content.bytes;
   });
-  return { shared, keys };
+  return { shared, keys, bytes };
 }
 
 /** The last successful build into an out dir. */
@@ -128,6 +135,11 @@ export interface BuildPlan {
   shared: string;
   /** Why nothing could be reused, for the log (undefined when the last build's pages were usable). */
   whyNone?: string;
+  /**
+   * Which render process renders each session's pages (see `assignRenderParts`), when the build is split between
+   * processes; undefined for a build in one process. Part 0 also renders the pages over every session.
+   */
+  parts?: Record<string, number>;
 }
 
 const BUILD_ID_FILE = '.agy-archive-build';
@@ -161,6 +173,7 @@ export function planBuild(
   cacheDir: string,
   outDir: string,
   { shared, keys }: { shared: string; keys: Record<string, string> },
+  split: (toRender: string[]) => Record<string, number> | undefined = () => undefined,
 ): { plan: BuildPlan; planFile: string } {
   const dir = incrementalDir(cacheDir);
   mkdirSync(dir, { recursive: true });
@@ -199,7 +212,9 @@ export function planBuild(
       }
     }
   }
-  const plan: BuildPlan = { outDir, stagingDir, keys, reused: reused.sort(), shared, whyNone };
+  const reusedSet = new Set(reused);
+  const parts = split(Object.keys(keys).filter((id) => !reusedSet.has(id)));
+  const plan: BuildPlan = { outDir, stagingDir, keys, reused: reused.sort(), shared, whyNone, parts };
   const planFile = path.join(dir, 'plan.json');
   writeAtomic(planFile, JSON.stringify(plan));
   return { plan, planFile };
@@ -223,9 +238,45 @@ export function currentPlan(env: NodeJS.ProcessEnv = process.env): BuildPlan | u
   return planOnce ?? undefined;
 }
 
-/** Ids of the sessions whose pages this build reuses (empty for a full build). */
-export function reusedSessionIds(env: NodeJS.ProcessEnv = process.env): Set<string> {
-  return new Set(currentPlan(env)?.reused ?? []);
+/** The environment variable naming the render part this Astro process renders (`0` when unset). */
+export const PART_ENV = 'ARCHIVE_RENDER_PART';
+
+/** The render part of this process: 0 (the only one, or the one that also renders the pages over all sessions). */
+export function renderPart(env: NodeJS.ProcessEnv = process.env): number {
+  const n = Number(env[PART_ENV] ?? 0);
+  return Number.isInteger(n) && n >= 0 ? n : 0;
+}
+
+const reusedSets = new WeakMap<BuildPlan, Set<string>>();
+
+/** Whether this process renders the pages of session `id`: not reused, and in this process's part. */
+export function rendersSession(id: string, env: NodeJS.ProcessEnv = process.env): boolean {
+  const plan = currentPlan(env);
+  if (!plan) return true;
+  let reused = reusedSets.get(plan);
+  if (!reused) reusedSets.set(plan, (reused = new Set(plan.reused)));
+  if (reused.has(id)) return false;
+  return plan.parts === undefined || (plan.parts[id] ?? 0) === renderPart(env);
+}
+
+/**
+ * Split the sessions to render between `count` processes, balanced by their size in bytes (largest first, each to
+ * the part with the least so far; page count and rendering time grow with a session's transcripts). Part 0 also
+ * renders the pages over every session (home, audit lists, stats), so it starts with a small head start of load.
+ */
+export function assignRenderParts(toRender: string[], bytes: Record<string, number>, count: number): Record<string, number> {
+  const load = Array.from({ length: count }, () => 0);
+  const total = toRender.reduce((sum, id) => sum + (bytes[id] ?? 0), 0);
+  load[0] = total * 0.02;
+  const parts: Record<string, number> = {};
+  const bySize = [...toRender].sort((a, b) => (bytes[b] ?? 0) - (bytes[a] ?? 0) || a.localeCompare(b));
+  for (const id of bySize) {
+    let least = 0;
+    for (let n = 1; n < count; n++) if ((load[n] ?? 0) < (load[least] ?? 0)) least = n;
+    parts[id] = least;
+    load[least] = (load[least] ?? 0) + (bytes[id] ?? 0);
+  }
+  return parts;
 }
 
 /**

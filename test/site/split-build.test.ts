@@ -1,0 +1,88 @@
+/**
+ * A build split between render processes (scripts/build.ts, ARCHIVE_RENDER_PROCESSES) writes the same site as a
+ * build in one process: the same files with the same bytes, and the same search index.
+ */
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { assignRenderParts } from '../../src/lib/archive/incremental.ts';
+import { demoBuild } from '../helpers/homes.ts';
+import { sharedBuild, type SharedBuild } from '../helpers/shared-build.ts';
+
+describe('assignRenderParts', () => {
+  it('gives every session one part, balanced by size, largest first', () => {
+    const bytes = { a: 900, b: 800, c: 500, d: 400, e: 300, f: 100 };
+    const parts = assignRenderParts(Object.keys(bytes), bytes, 2);
+    expect(Object.keys(parts).sort()).toEqual(Object.keys(bytes));
+    const load = [0, 1].map((n) => Object.entries(parts).filter(([, p]) => p === n).reduce((sum, [id]) => sum + bytes[id as keyof typeof bytes], 0));
+    // Largest first, each to the lighter part: the parts end within one session of each other.
+    expect(Math.abs((load[0] ?? 0) - (load[1] ?? 0))).toBeLessThanOrEqual(Math.max(...Object.values(bytes)));
+    // Part 0 also renders the pages over every session, so the biggest session goes to the other part.
+    expect(parts.a).toBe(1);
+    expect(assignRenderParts(Object.keys(bytes), bytes, 2)).toEqual(parts);
+  });
+});
+
+/** Every file under `dir` (relative), outside the search bundle. */
+function files(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)))
+    .filter((rel) => !rel.startsWith(`pagefind${path.sep}`))
+    .sort();
+}
+
+/** Every fragment of the search index (all shards), by page URL. */
+function fragments(dir: string): Map<string, unknown> {
+  const out = new Map<string, unknown>();
+  for (const rel of readdirSync(path.join(dir, 'pagefind'), { recursive: true }) as string[]) {
+    if (!rel.endsWith('.pf_fragment')) continue;
+    const text = gunzipSync(readFileSync(path.join(dir, 'pagefind', rel))).toString('utf8');
+    const fragment = JSON.parse(text.slice(text.indexOf('{'))) as { url: string };
+    out.set(fragment.url, fragment);
+  }
+  return out;
+}
+
+describe('a build in two render processes', () => {
+  let single: SharedBuild;
+  let split: SharedBuild;
+  beforeAll(async () => {
+    single = await demoBuild();
+    const emptyHome = mkdtempSync(path.join(os.tmpdir(), 'agy-empty-home-'));
+    try {
+      split = await sharedBuild('demo-split', { GEMINI_HOME: emptyHome, ARCHIVE_RENDER_PROCESSES: '2' });
+    } finally {
+      rmSync(emptyHome, { recursive: true, force: true });
+    }
+    expect(single.code).toBe(0);
+    expect(split.code, split.output.slice(-3000)).toBe(0);
+  }, 900_000);
+
+  it('says so, and leaves no part folder behind', () => {
+    expect(split.output).toContain('rendering in 2 processes');
+    expect(split.output).toMatch(/\[render 2\/2\]/);
+    expect(readdirSync(path.dirname(split.outDir)).filter((name) => name.includes('.part-'))).toEqual([]);
+  });
+
+  it('writes the same files with the same bytes as a build in one process', () => {
+    const names = files(split.outDir);
+    expect(names).toEqual(files(single.outDir));
+    expect(names.filter((n) => n.startsWith(`sessions${path.sep}`)).length).toBeGreaterThan(200);
+    // The report says when the build ran, and the build id differs: everything else is byte for byte the same.
+    const differing = names.filter(
+      (n) => !readFileSync(path.join(split.outDir, n)).equals(readFileSync(path.join(single.outDir, n))),
+    );
+    expect(differing.sort()).toEqual(['.agy-archive-build', path.join('report', 'index.html')].sort());
+  });
+
+  it('has the same search index', () => {
+    const a = fragments(single.outDir);
+    const b = fragments(split.outDir);
+    expect(a.size).toBeGreaterThan(150);
+    expect([...b.keys()].sort()).toEqual([...a.keys()].sort());
+    for (const [url, fragment] of a) expect(b.get(url), url).toEqual(fragment);
+  });
+});
