@@ -40,6 +40,8 @@ import {
   type SessionRows,
   type SessionSummary,
 } from '../lib/archive/index.ts';
+import { spillSession } from '../lib/archive/detail.ts';
+import { rendersSession } from '../lib/archive/incremental.ts';
 
 /** Bump when what the loader stores changes, so every digest changes and a warm build re-reads everything. */
 export const LOADER_VERSION = 'brain-loader-5';
@@ -121,7 +123,12 @@ function archivePass(name: string, context: LoaderContext, options: Required<Bra
       let rows = reads.get(ref.id);
       if (!rows) {
         rows = inputs
-          .then(({ redactionEnabled }) => limit(() => readSessionRows(ref, redactionEnabled)))
+          .then(({ redactionEnabled }) =>
+            limit(() =>
+              // A session this process renders is spilled for its pages, which then skip reading and redacting it.
+              readSessionRows(ref, redactionEnabled, rendersSession(ref.id) ? (session) => spillSession(ref, redactionEnabled, session) : undefined),
+            ),
+          )
           .catch((error: unknown) => {
             logger.error(`session ${ref.id} could not be read and is left out: ${String(error)}`);
             throw error;

@@ -12,6 +12,7 @@ const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 describe('getSessionDetail', () => {
   it('gives the same redacted session after it left the memory cache (from the build spill), with steps by key', async () => {
     process.env.ARCHIVE_HIGHLIGHT_WORKERS = '0';
+    delete process.env.ARCHIVE_DETAIL_SPILL_DIR; // a spill folder of this test's own cache folder
     const cacheDir = await mkdtemp(path.join(os.tmpdir(), 'detail-spill-'));
     process.env.ARCHIVE_CACHE_DIR = cacheDir;
     onTestFinished(() => rm(cacheDir, { recursive: true, force: true }));
@@ -32,6 +33,7 @@ describe('getSessionDetail', () => {
 
   it('keeps sessions read at the same time apart (pages render a few at a time), also when read back from the spill', async () => {
     process.env.ARCHIVE_HIGHLIGHT_WORKERS = '0';
+    delete process.env.ARCHIVE_DETAIL_SPILL_DIR; // a spill folder of this test's own cache folder
     const cacheDir = await mkdtemp(path.join(os.tmpdir(), 'detail-spill-'));
     process.env.ARCHIVE_CACHE_DIR = cacheDir;
     onTestFinished(() => rm(cacheDir, { recursive: true, force: true }));

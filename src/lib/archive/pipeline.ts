@@ -6,7 +6,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import pLimit from 'p-limit';
 import { readSession } from '../brain/index.ts';
-import type { SessionRef } from '../brain/types.ts';
+import type { Session, SessionRef } from '../brain/types.ts';
 import { redactSession } from '../redact/index.ts';
 import type { ArchiveLog } from './inputs.ts';
 import type { SessionRows } from './schemas.ts';
@@ -17,11 +17,17 @@ export const READ_CONCURRENCY = 4;
 
 /**
  * Read, redact and summarise one session into the rows of all three collections. Never throws for bad data (the
- * reader records problems).
+ * reader records problems). `keep` is given the redacted session before it is summarised (the loader spills it for
+ * the pages, see `archive/detail.ts`).
  */
-export async function readSessionRows(ref: SessionRef, redactionEnabled: boolean): Promise<SessionRows> {
+export async function readSessionRows(
+  ref: SessionRef,
+  redactionEnabled: boolean,
+  keep?: (session: Session) => Promise<void>,
+): Promise<SessionRows> {
   const session = await readSession(ref);
   const { session: clean, redactions } = await redactSession(session, { enabled: redactionEnabled });
+  if (keep) await keep(clean);
   return summariseSession(clean, redactions, redactionEnabled, {
     id: ref.id,
     product: ref.product,
