@@ -9,19 +9,17 @@
  * browser (`public/search.js`, Pagefind's `mergeIndex`). Each shard's bundle is cached under ARCHIVE_CACHE_DIR,
  * keyed by its sessions' reuse keys, so a warm build re-indexes only the shards holding a changed session. A site
  * with no `/sessions/` folder (the benchmark's floor) gets one index of every page, as before.
- * A shard's pages are found by walking only its sessions' folders and handed to Pagefind one by one
- * (`addHTMLFile`, a few read ahead); shards are indexed on up to two Pagefind service processes at once (one per
- * core, see `openLanes`). Every `errors` array is checked, and every service is always closed.
+ * Pagefind reads each shard's pages itself (`indexShard`); shards are indexed on up to two Pagefind service
+ * processes at once (one per core, see `openLanes`). Every `errors` array is checked, and every service is always
+ * closed.
  */
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { readFile, readdir } from 'node:fs/promises';
 import os from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import path from 'node:path';
 import type { AstroIntegration, AstroIntegrationLogger } from 'astro';
 import * as pagefindApi from 'pagefind';
-import { searchDocument } from './search-document.ts';
 import {
   INCREMENTAL_VERSION,
   SEARCH_SHARDS,
@@ -67,62 +65,39 @@ async function indexDirectory(siteDir: string, outputPath: string): Promise<numb
   }
 }
 
-/**
- * The HTML files of some sessions, as `[path on disk, URL]`. The URL is what Pagefind would compute from the file's
- * place under the out dir (`index.html` dropped, as `keepIndexUrl: false` does): the site's own path without
- * ARCHIVE_BASE, which the search page adds back with Pagefind's `baseUrl` (`public/search.js`).
- */
-async function sessionPages(outDir: string, ids: string[]): Promise<[string, string][]> {
-  const pages: [string, string][] = [];
-  for (const id of ids) {
-    const root = path.join(outDir, 'sessions', id);
-    const entries = await readdir(root, { recursive: true, withFileTypes: true });
-    // Files only: a folder can end in `.html` too (the artifact page of `index.html` is `artifacts/index.html/`).
-    const names = entries.filter((e) => e.isFile()).map((e) => path.relative(root, path.join(e.parentPath, e.name)));
-    for (const rel of names.sort()) {
-      if (!rel.endsWith('.html')) continue;
-      const url = `/sessions/${id}/${rel.split(path.sep).join('/')}`.replace(/(^|\/)index\.html$/, '$1');
-      pages.push([path.join(root, rel), url]);
-    }
-  }
-  return pages;
-}
-
-/** Files read ahead of Pagefind per shard: enough to keep its queue full, few enough to bound memory. */
-const READ_AHEAD = 16;
+/** Where a shard's session folders wait while Pagefind indexes them: `<outDir>/.search-shard-<n>/sessions/`. */
+const SHARD_ROOT_PREFIX = '.search-shard-';
 
 /**
- * Index one shard's pages into `outputPath` with one Pagefind service. The pages are found by walking only the
- * shard's session folders and fed one by one (`addHTMLFile`), not by `addDirectory` with a glob, which walked the
- * whole out dir for every shard and matched each file against a glob of hundreds of alternatives.
+ * Index one shard's pages into `outputPath` with one Pagefind service. Pagefind reads and parses the pages itself
+ * (`addDirectory`: files read and parsed on every core, nothing copied through Node, which cost a third of the
+ * step's CPU when each page was read here and sent over the service's pipe). It is pointed at a folder holding only
+ * the shard's sessions: their folders are moved (renamed) under `<outDir>/.search-shard-<n>/sessions/` for the
+ * time being, so the URLs Pagefind computes are the site's own, and always moved back. (A glob naming the shard's
+ * sessions made Pagefind walk the whole out dir for every shard and match each file against hundreds of
+ * alternatives.) Only `index.html` files: the pages with a search body are all of that name.
  */
-async function indexShard(api: PagefindApi, outDir: string, ids: string[], outputPath: string): Promise<number> {
+async function indexShard(api: PagefindApi, outDir: string, n: number, ids: string[], outputPath: string): Promise<number> {
+  const root = path.join(outDir, `${SHARD_ROOT_PREFIX}${n}`);
+  const moved: string[] = [];
   const created = await api.createIndex(INDEX_CONFIG);
   check('createIndex', created.errors);
   const index = created.index;
   if (!index) throw new Error('Pagefind createIndex returned no index.');
   try {
-    const pages = await sessionPages(outDir, ids);
-    let next = 0;
-    let indexed = 0;
-    const feed = async (): Promise<void> => {
-      while (next < pages.length) {
-        const [file, url] = pages[next++] as [string, string];
-        // Only the words to index, not the page frame and ignored blocks (search-document.ts). A page with no
-        // search body (e.g. a session's task log) is dropped by Pagefind anyway once any page of the index has one
-        // (every shard holds session pages, which do): it is not sent.
-        const content = searchDocument(await readFile(file, 'utf8'));
-        if (content === undefined) continue;
-        const added = await index.addHTMLFile({ url, content });
-        check(`addHTMLFile ${url}`, added.errors);
-        indexed++;
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(READ_AHEAD, pages.length) }, feed));
+    mkdirSync(path.join(root, 'sessions'), { recursive: true });
+    for (const id of ids) {
+      renameSync(path.join(outDir, 'sessions', id), path.join(root, 'sessions', id));
+      moved.push(id);
+    }
+    const added = await index.addDirectory({ path: root, glob: '**/index.html' });
+    check('addDirectory', added.errors);
     const written = await index.writeFiles({ outputPath });
     check('writeFiles', written.errors);
-    return indexed;
+    return added.page_count;
   } finally {
+    for (const id of moved) renameSync(path.join(root, 'sessions', id), path.join(outDir, 'sessions', id));
+    rmSync(root, { recursive: true, force: true });
     await index.deleteIndex();
   }
 }
@@ -168,7 +143,7 @@ async function buildShard(
   }
   const tmp = path.join(cacheRoot, 'search-shards', `tmp-${n}-${process.pid}`);
   rmSync(tmp, { recursive: true, force: true });
-  const pages = await indexShard(api, outDir, ids, tmp);
+  const pages = await indexShard(api, outDir, n, ids, tmp);
   linkTree(tmp, target);
   if (cached) {
     // Keep one bundle per shard: the newest.
@@ -227,6 +202,8 @@ export const SEARCH_STEP_ENV = 'ARCHIVE_SEARCH_STEP';
 export async function buildSearch(outDir: string, cacheRoot: string, logger: Pick<AstroIntegrationLogger, 'info'>): Promise<string> {
   const restored = restoreReused(outDir);
   if (restored > 0) logger.info(`incremental: put back the pages of ${restored} reused sessions`);
+  // Shard folders left by a search step that was killed half-way (their sessions are not in this build's pages).
+  for (const name of readdirSync(outDir)) if (name.startsWith(SHARD_ROOT_PREFIX)) rmSync(path.join(outDir, name), { recursive: true, force: true });
   const ids = sessionFoldersIn(outDir);
   rmSync(path.join(outDir, 'pagefind'), { recursive: true, force: true });
   if (ids.length === 0) {
