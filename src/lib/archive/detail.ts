@@ -116,6 +116,11 @@ async function loadSession(key: string, ref: SessionRefData, redactionEnabled: b
   return session;
 }
 
+/** Empties the in-memory cache (for tests: the next ask goes to the spill folder or reads the session). */
+export function forgetSessionDetails(): void {
+  cache.clear();
+}
+
 /** The full, redacted session for `ref`, cached (least recently used evicted). */
 export function getSessionDetail(ref: SessionRefData, redactionEnabled: boolean): Promise<Session> {
   const key = cacheKey(ref, redactionEnabled);
