@@ -202,7 +202,8 @@ export const SEARCH_STEP_ENV = 'ARCHIVE_SEARCH_STEP';
 export async function buildSearch(outDir: string, cacheRoot: string, logger: Pick<AstroIntegrationLogger, 'info'>): Promise<string> {
   const restored = restoreReused(outDir);
   if (restored > 0) logger.info(`incremental: put back the pages of ${restored} reused sessions`);
-  // Shard folders left by a search step that was killed half-way (their sessions are not in this build's pages).
+  // Shard folders a search step killed half-way left in an out dir: never published (a build whose search step
+  // did not finish commits no manifest, so the next one renders every session again).
   for (const name of readdirSync(outDir)) if (name.startsWith(SHARD_ROOT_PREFIX)) rmSync(path.join(outDir, name), { recursive: true, force: true });
   const ids = sessionFoldersIn(outDir);
   rmSync(path.join(outDir, 'pagefind'), { recursive: true, force: true });
