@@ -2,11 +2,13 @@
  * A build split between render processes (scripts/build.ts, ARCHIVE_RENDER_PROCESSES) writes the same site as a
  * build in one process: the same files with the same bytes, and the same search index.
  */
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { beforeAll, describe, expect, it } from 'vitest';
+import * as pagefind from 'pagefind';
+import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { buildSearch } from '../../src/integrations/pagefind.ts';
 import { assignRenderParts } from '../../src/lib/archive/incremental.ts';
 import { demoBuild } from '../helpers/homes.ts';
 import { sharedBuild, type SharedBuild } from '../helpers/shared-build.ts';
@@ -77,7 +79,7 @@ describe('a build in two render processes', () => {
     const differing = names.filter(
       (n) => !readFileSync(path.join(split.outDir, n)).equals(readFileSync(path.join(single.outDir, n))),
     );
-    expect(differing.sort()).toEqual(['.agy-archive-build', path.join('report', 'index.html')].sort());
+    expect(differing.sort(), `differing files: ${differing.join(', ')}`).toEqual(['.agy-archive-build', path.join('report', 'index.html')].sort());
   });
 
   it('has the same search index', () => {
@@ -86,5 +88,25 @@ describe('a build in two render processes', () => {
     expect(a.size).toBeGreaterThan(150);
     expect([...b.keys()].sort()).toEqual([...a.keys()].sort());
     for (const [url, fragment] of a) expect(b.get(url), url).toEqual(fragment);
+  });
+
+  it('moves every shard\'s sessions back after indexing, and drops shard folders a killed search step left', async () => {
+    const copy = mkdtempSync(path.join(os.tmpdir(), 'agy-search-step-'));
+    onTestFinished(() => rmSync(copy, { recursive: true, force: true }));
+    cpSync(single.outDir, copy, { recursive: true });
+    const sessions = readdirSync(path.join(copy, 'sessions')).sort();
+    const stale = path.join(copy, '.search-shard-2', 'sessions', 'stale-session');
+    mkdirSync(stale, { recursive: true });
+    writeFileSync(path.join(stale, 'index.html'), '<html><body><article data-pagefind-body>stale words</article></body></html>');
+    process.env.ARCHIVE_SEARCH_LANES = '1';
+    try {
+      await buildSearch(copy, path.join(copy, '.cache'), { info: () => {} });
+    } finally {
+      delete process.env.ARCHIVE_SEARCH_LANES;
+      await pagefind.close();
+    }
+    expect(readdirSync(copy).filter((name) => name.startsWith('.search-shard-'))).toEqual([]);
+    expect(readdirSync(path.join(copy, 'sessions')).sort()).toEqual(sessions);
+    expect([...fragments(copy).keys()].sort()).toEqual([...fragments(single.outDir).keys()].sort());
   });
 });
