@@ -135,10 +135,9 @@ function renderPart(n: number, count: number): Promise<number> {
   let shown = Date.now();
   for (const [stream, out] of [[child.stdout, process.stdout], [child.stderr, process.stderr]] as const) {
     createInterface({ input: stream }).on('line', (line) => {
-      const pageLine = line.includes('├─') || line.includes('└─');
       // A page's render time can come on a line of its own when another line cut in.
-      if (pageLine || /^\s*\(\+\d+m?s\)\s*$/.test(line)) {
-        if (!pageLine) return;
+      if (/^\s*\(\+\d+m?s\)\s*$/.test(line)) return;
+      if (line.includes('├─') || line.includes('└─')) {
         pages++;
         if (Date.now() - shown >= PROGRESS_EVERY_MS) {
           shown = Date.now();
