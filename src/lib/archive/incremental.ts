@@ -38,7 +38,8 @@ export const PLAN_ENV = 'ARCHIVE_REUSE_PLAN';
  * shards, 42.2 s with 4, 51.0 s with 2 (two lanes, one shard left for the last); first results over all shards
  * after start-up 335–391 ms (rare word) and 695–798 ms ("error", 9,670 results) with 4, 355–398 / 804–861 ms with
  * 8; start-up 380–445 ms with 4, 469–602 ms with 8. 4 is the fastest cold build and first search, and a warm
- * rebuild still re-indexes only a quarter of the pages.
+ * rebuild still re-indexes only a quarter of the pages. At 100k steps (Pagefind reading the pages itself) 8 shards
+ * index faster (171 s against 229 s) but the first search over them took 642–670 ms against 365–483 ms: still 4.
  */
 export const SEARCH_SHARDS = 4;
 
@@ -262,7 +263,8 @@ export function rendersSession(id: string, env: NodeJS.ProcessEnv = process.env)
 /**
  * Part 0's extra load, as a share of the bytes to render: it reads every session during content sync (the others
  * read only their own) and renders the pages over every session. Measured at 100k steps on 2 cores: its sync took
- * ~27 s longer, ~5 % of a part's rendering, and the pages over every session ~2 %.
+ * 55 s against the second part's 34 s (~8 % of a part's 255 s of rendering), and with this share it still ended
+ * its rendering 17 s after the second part.
  */
 const PART_ZERO_EXTRA = 0.07;
 
