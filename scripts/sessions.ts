@@ -8,6 +8,7 @@ import {
   compareNewestFirst,
   discoverSessions,
   discoveryOptionsFromEnv,
+  problemTotal,
   readSession,
   resolvePrefix,
   type Session,
@@ -52,7 +53,7 @@ if (json) {
     model: s.meta.model ?? null,
     workspace: s.meta.workspace ?? null,
     steps: s.steps.length,
-    problems: s.problems.length,
+    problems: problemTotal(s.problems),
   }));
   console.log(JSON.stringify(rows, null, 2));
 } else if (prefix === undefined) {
@@ -83,7 +84,7 @@ function printTable(list: Session[]): void {
     s.product,
     localTime(s.meta.createdAt),
     String(s.steps.length),
-    String(s.problems.length),
+    String(problemTotal(s.problems)),
     clip(s.meta.title, 60),
   ]);
   const head = ['PREFIX', 'PRODUCT', 'STARTED', 'STEPS', 'PROBLEMS', 'TITLE'];
@@ -118,8 +119,8 @@ function printDetail(s: Session): void {
   field('task logs', s.taskLogs.length);
   field('uploads', s.uploads.length);
   field('scratch', s.scratch.length);
-  console.log(`  problems     ${s.problems.length}`);
-  for (const p of s.problems) console.log(`    ${p.kind}  ${p.file}${p.line !== undefined ? `:${p.line}` : ''}  ${p.message}`);
+  console.log(`  problems     ${problemTotal(s.problems)}`);
+  for (const p of s.problems) console.log(`    ${p.kind}  ${p.file}${p.line !== undefined ? `:${p.line}` : p.more !== undefined ? ` +${p.more}` : ''}  ${p.message}`);
   for (const sh of discovery.shadowed.filter((x) => x.id === s.id)) {
     console.log(`  shadowed     a copy in ${sh.shadowed.product} (${sh.shadowed.root})`);
   }

@@ -19,7 +19,7 @@
 import { fileURLToPath } from 'node:url';
 import pLimit from 'p-limit';
 import type { Loader, LoaderContext } from 'astro/loaders';
-import { READER_VERSION } from '../lib/brain/index.ts';
+import { problemTotal, READER_VERSION } from '../lib/brain/index.ts';
 import type { SessionRef } from '../lib/brain/types.ts';
 import { REDACTOR_VERSION } from '../lib/redact/index.ts';
 import {
@@ -261,13 +261,13 @@ export function sessionsLoader(options: BrainLoaderOptions = {}): Loader {
       );
       let steps = 0;
       let artifacts = 0;
-      let problems = inputs.discovery.problems.length;
+      let problems = problemTotal(inputs.discovery.problems);
       let redactions = 0;
       for (const [, entry] of store.entries()) {
         const s = entry.data as SessionSummary;
         steps += s.stepCount;
         artifacts += s.artifactCount;
-        problems += s.problems.length;
+        problems += problemTotal(s.problems);
         redactions += s.redactions.length;
       }
       logger.info(

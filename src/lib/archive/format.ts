@@ -1,24 +1,28 @@
-/** Formatting of times, durations and sizes for pages. Deterministic (UTC), so builds do not depend on TZ. */
+/**
+ * Formatting of times, durations and sizes for pages. Deterministic (UTC), so builds do not depend on TZ. A time
+ * the archive does not place (not a date, or outside `SANE_DATES`, dates.ts) is shown as given.
+ */
+import { saneTime } from '../brain/dates.ts';
 
-/** `2025-11-20 09:22:31 UTC`, or the input as given when it is not a date. */
+/** `2025-11-20 09:22:31 UTC`, or the input as given when it is not a date the archive places. */
 export function formatUtc(iso: string | undefined): string {
   if (!iso) return '';
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return iso;
-  return `${d.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+  const ms = saneTime(iso);
+  if (ms === undefined) return iso;
+  return `${new Date(ms).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 }
 
-/** `09:22:31` (UTC), for timeline rows. */
+/** `09:22:31` (UTC), for timeline rows; the input as given when it is not a date the archive places. */
 export function formatClock(iso: string | undefined): string {
   if (!iso) return '';
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : d.toISOString().slice(11, 19);
+  const ms = saneTime(iso);
+  return ms === undefined ? iso : new Date(ms).toISOString().slice(11, 19);
 }
 
-/** `2025-11-20` (UTC day), for grouping. */
+/** `2025-11-20` (UTC day), for grouping; `unknown date` when it is not a date the archive places. */
 export function dayOf(iso: string): string {
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? 'unknown date' : d.toISOString().slice(0, 10);
+  const ms = saneTime(iso);
+  return ms === undefined ? 'unknown date' : new Date(ms).toISOString().slice(0, 10);
 }
 
 /** `1 h 02 min`, `3 min 05 s`, `12 s`. */

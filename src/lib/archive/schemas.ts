@@ -19,6 +19,8 @@ export const ProblemSchema = z.object({
   line: z.number().optional(),
   /** What went wrong, for people. */
   message: z.string(),
+  /** On the closing problem of a file's kind that went over the limit: how many more were counted, not listed. */
+  more: z.number().optional(),
 });
 
 /** One redaction the redactor made; never the secret itself. */

@@ -5,6 +5,7 @@
  * Pure: no `astro:*` import, no HTML.
  */
 import { diffLines } from 'diff';
+import { saneTime } from '../brain/dates.ts';
 import type { Session, Step, ToolCall } from '../brain/types.ts';
 import { argBoolean, argString, replacementChunks } from '../render/tool-args.ts';
 import { isErrorStep } from '../archive/step-summary.ts';
@@ -97,7 +98,7 @@ function commandRows(steps: Step[]): CommandRow[] {
         outcome,
         failed: outcome === 'failed',
       };
-      if (step.createdAt) row.at = step.createdAt;
+      if (saneTime(step.createdAt) !== undefined) row.at = step.createdAt;
       if (cwd) row.cwd = cut(cwd, PATH_MAX).text;
       if (exitCode !== undefined) row.exitCode = exitCode;
       if (result) row.resultKey = result.key;
@@ -140,7 +141,7 @@ function fileRows(steps: Step[]): FileChangeRow[] {
         ...changeSize(call),
         cut: call.truncatedArgs.length > 0,
       };
-      if (step.createdAt) row.at = step.createdAt;
+      if (saneTime(step.createdAt) !== undefined) row.at = step.createdAt;
       if (call.name === 'write_to_file' && argBoolean(call.args, 'Overwrite') === true) row.overwrite = true;
       rows.push(row);
     });
@@ -160,7 +161,7 @@ function errorRows(steps: Step[]): ErrorRow[] {
       status: step.status,
       message: cut(firstLine(given || fallback), ERROR_PREVIEW_MAX).text,
     };
-    if (step.createdAt) row.at = step.createdAt;
+    if (saneTime(step.createdAt) !== undefined) row.at = step.createdAt;
     if (step.errorCode !== undefined && step.errorCode !== null && step.errorCode !== '') {
       row.errorCode = typeof step.errorCode === 'string' ? step.errorCode : JSON.stringify(step.errorCode);
     }

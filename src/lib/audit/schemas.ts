@@ -10,7 +10,7 @@ export const CommandRowSchema = z.object({
   key: z.string(),
   /** 0-based index of the call among the step's tool calls. */
   call: z.number(),
-  /** When the step was recorded (ISO). */
+  /** When the step was recorded (ISO); absent when it has no time the archive places (dates.ts). */
   at: z.string().optional(),
   /** `CommandLine`, bounded (see `cut`). */
   command: z.string(),
@@ -36,7 +36,7 @@ export const FileChangeRowSchema = z.object({
   key: z.string(),
   /** 0-based index of the call among the step's tool calls. */
   call: z.number(),
-  /** When the step was recorded (ISO). */
+  /** When the step was recorded (ISO); absent when it has no time the archive places (dates.ts). */
   at: z.string().optional(),
   /** `TargetFile`. */
   path: z.string(),
@@ -56,7 +56,7 @@ export const FileChangeRowSchema = z.object({
 export const ErrorRowSchema = z.object({
   /** Step key. */
   key: z.string(),
-  /** When the step was recorded (ISO). */
+  /** When the step was recorded (ISO); absent when it has no time the archive places (dates.ts). */
   at: z.string().optional(),
   /** Step type. */
   type: z.string(),

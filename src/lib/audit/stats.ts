@@ -2,11 +2,20 @@
  * The numbers behind `/stats/`, from the lean session summaries: sessions and steps per day, tool use, models,
  * products and session lengths. Pure; days are UTC (builds do not depend on TZ).
  */
+import { saneIso } from '../brain/dates.ts';
 import type { SessionSummary, StepRow } from '../archive/schemas.ts';
 import type { Datum } from './charts.ts';
 
 /** Longest run of days drawn day by day; a longer span is drawn per month. */
 export const MAX_DAILY_SPAN = 120;
+/** Longest run of months drawn month by month (10 years); a longer span is drawn per year, so a chart has at most 100 bars. */
+export const MAX_MONTHLY_SPAN = 120;
+
+/** The unit of a time series. */
+export type SeriesUnit = 'day' | 'month' | 'year';
+
+/** Length of a unit's key (`2026-03-01`, `2026-03`, `2026`). */
+const KEY_LENGTH: Record<SeriesUnit, number> = { day: 10, month: 7, year: 4 };
 
 /** Bucket edges (inclusive upper bounds) for session lengths in steps. */
 export const LENGTH_BUCKETS: [number, string][] = [
@@ -26,8 +35,8 @@ export interface ArchiveStats {
   steps: number;
   toolCalls: number;
   errors: number;
-  /** `day` or `month`: the unit of the time series. */
-  unit: 'day' | 'month';
+  /** `day`, `month` or `year`: the unit of the time series. */
+  unit: SeriesUnit;
   sessionsPer: Datum[];
   stepsPer: Datum[];
   tools: Datum[];
@@ -36,31 +45,32 @@ export interface ArchiveStats {
   lengths: Datum[];
 }
 
+/** The UTC day of a time the archive places (dates.ts): a step of year 275760 is in no day and no chart. */
 function dayKey(iso: string | undefined): string | undefined {
-  if (!iso) return undefined;
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? undefined : d.toISOString().slice(0, 10);
+  return saneIso(iso)?.slice(0, 10);
 }
 
 function add(map: Map<string, number>, key: string, n = 1): void {
   map.set(key, (map.get(key) ?? 0) + n);
 }
 
-/** Every day (or month) from the first to the last key, zeros filled in, oldest first. */
-export function fillSeries(counts: Map<string, number>, unit: 'day' | 'month'): Datum[] {
+/** Every day (month, year) from the first to the last key, zeros filled in, oldest first. */
+export function fillSeries(counts: Map<string, number>, unit: SeriesUnit): Datum[] {
   const keys = [...counts.keys()].sort();
   const first = keys[0];
   const last = keys[keys.length - 1];
   if (!first || !last) return [];
   const out: Datum[] = [];
-  const cursor = new Date(`${unit === 'day' ? first : `${first}-01`}T00:00:00Z`);
-  const end = unit === 'day' ? last : `${last}`;
+  // A month or year key padded to its first day.
+  const cursor = new Date(`${`${first}-01-01`.slice(0, 10)}T00:00:00Z`);
+  if (Number.isNaN(cursor.getTime())) return [];
   for (let guard = 0; guard < 100_000; guard++) {
-    const key = unit === 'day' ? cursor.toISOString().slice(0, 10) : cursor.toISOString().slice(0, 7);
+    const key = cursor.toISOString().slice(0, KEY_LENGTH[unit]);
     out.push({ label: key, value: counts.get(key) ?? 0 });
-    if (key >= end) break;
+    if (key >= last) break;
     if (unit === 'day') cursor.setUTCDate(cursor.getUTCDate() + 1);
-    else cursor.setUTCMonth(cursor.getUTCMonth() + 1);
+    else if (unit === 'month') cursor.setUTCMonth(cursor.getUTCMonth() + 1);
+    else cursor.setUTCFullYear(cursor.getUTCFullYear() + 1);
   }
   return out;
 }
@@ -108,15 +118,15 @@ export function archiveStats(
   }
   const allDays = [...new Set([...sessionsPerDay.keys(), ...stepsPerDay.keys()])].sort();
   const span = allDays.length > 0 ? daysBetween(allDays[0] as string, allDays[allDays.length - 1] as string) : 0;
-  const unit = span > MAX_DAILY_SPAN ? 'month' : 'day';
+  const unit: SeriesUnit = span <= MAX_DAILY_SPAN ? 'day' : span <= MAX_MONTHLY_SPAN * 30.44 ? 'month' : 'year';
   const byUnit = (m: Map<string, number>): Map<string, number> => {
     if (unit === 'day') return m;
     const out = new Map<string, number>();
-    for (const [k, v] of m) add(out, k.slice(0, 7), v);
+    for (const [k, v] of m) add(out, k.slice(0, KEY_LENGTH[unit]), v);
     return out;
   };
   // Both series share one axis of dates, so the two charts line up.
-  const range = new Map<string, number>(allDays.map((d) => [unit === 'day' ? d : d.slice(0, 7), 0]));
+  const range = new Map<string, number>(allDays.map((d) => [d.slice(0, KEY_LENGTH[unit]), 0]));
   const series = (m: Map<string, number>): Datum[] => {
     const filled = new Map(range);
     for (const [k, v] of byUnit(m)) filled.set(k, v);

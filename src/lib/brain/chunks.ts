@@ -6,7 +6,8 @@
  * chunks one by one would turn every boundary into two bad lines; concatenating the bytes in name order gives the
  * main file back. Each line is then credited to the chunk file and line where it starts.
  */
-import { parseJsonl } from './jsonl.ts';
+import { forEachJsonlLine } from './jsonl.ts';
+import type { ProblemBudget } from './problems.ts';
 import { listDir, readBytes, type SessionFs } from './session-fs.ts';
 import type { SourceRef } from './types.ts';
 
@@ -15,11 +16,16 @@ export interface TranscriptLine extends SourceRef {
   value?: unknown;
 }
 
-/** The lines of a transcript rebuilt from chunks, and the chunk files read; `undefined` when there are no chunks. */
+/**
+ * Hand each line of a transcript rebuilt from chunks to `visit` (in order, credited to its chunk file and line);
+ * returns the chunk files read, `undefined` when there are no chunks.
+ */
 export async function readChunkedTranscript(
   sfs: SessionFs,
   transcript: 'compact' | 'full',
-): Promise<{ lines: TranscriptLine[]; files: string[] } | undefined> {
+  budget: ProblemBudget,
+  visit: (line: TranscriptLine) => void,
+): Promise<{ files: string[] } | undefined> {
   const folder = `.system_generated/logs/chunks/${transcript === 'compact' ? 'transcript' : 'transcript_full'}`;
   const entries = (await listDir(sfs, folder)).filter((e) => e.kind === 'file' && e.name.endsWith('.jsonl'));
   if (entries.length === 0) return undefined;
@@ -41,7 +47,6 @@ export async function readChunkedTranscript(
   // then re-pointed at the chunk file and line below.
   const problems = sfs.problems;
   const before = problems.length;
-  const parsed = parseJsonl(whole, folder, sfs.sessionId, problems);
 
   // Map a byte offset of the concatenation to (chunk file, 1-based line in that chunk). Lines are visited in
   // increasing offset order, so one forward walk counting newlines is enough (linear in the bytes).
@@ -62,17 +67,22 @@ export async function readChunkedTranscript(
     return { file: files[chunk] ?? folder, line: lineInChunk };
   };
 
+  // Only lines that had a problem need their place remembered (a line's problems are recorded just before it is
+  // visited, and the budget bounds how many are listed), not every line of the file.
   const byRebuiltLine = new Map<number, { file: string; line: number }>();
-  const lines: TranscriptLine[] = parsed.map((l) => {
+  let problemsSeen = before;
+  forEachJsonlLine(whole, folder, sfs.sessionId, budget, (l) => {
     const where = locate(l.offset);
-    byRebuiltLine.set(l.line, where);
-    return { transcript, file: where.file, line: where.line, raw: l.raw, value: l.value };
+    if (problems.length !== problemsSeen) byRebuiltLine.set(l.line, where);
+    visit({ transcript, file: where.file, line: where.line, raw: l.raw, value: l.value });
+    // What the visitor recorded already names the chunk file and line.
+    problemsSeen = problems.length;
   });
   for (let i = before; i < problems.length; i++) {
     const p = problems[i];
-    if (!p || p.line === undefined) continue;
+    if (!p || p.line === undefined || p.file !== folder) continue;
     const where = byRebuiltLine.get(p.line);
     if (where) problems[i] = { ...p, file: where.file, line: where.line };
   }
-  return { lines, files };
+  return { files };
 }

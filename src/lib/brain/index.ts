@@ -4,8 +4,10 @@
  */
 export { compareNewestFirst, discoverSessions, discoveryOptionsFromEnv, resolvePrefix } from './discover.ts';
 export { readSession } from './session.ts';
+export { PROBLEMS_KEPT_PER_KIND, problemTotal } from './problems.ts';
+export { SANE_DATES, saneIso, saneTime } from './dates.ts';
 export { RASTER_EXTENSIONS } from './inventory.ts';
 export type * from './types.ts';
 
 /** Bump when the reader's output changes for the same input: it goes into content digests. */
-export const READER_VERSION = '2';
+export const READER_VERSION = '3';

@@ -4,7 +4,7 @@
  * because a line of many MB is just a slice here.
  */
 import { isUtf8 } from 'node:buffer';
-import type { Problem } from './types.ts';
+import type { ProblemBudget } from './problems.ts';
 
 /** One non-empty line of a JSONL file, parsed or not. */
 export interface JsonlLine {
@@ -19,19 +19,23 @@ export interface JsonlLine {
 }
 
 const LF = 0x0a;
+/** What a JSON text can start with, after JSON's own whitespace. */
+const JSON_START = /^[ \t\r\n]*[{["\-0-9tfn]/;
 const CR = 0x0d;
 
 /**
- * Split and parse `buf`. `file` (relative to the session folder) goes into the problems; `sessionId` too.
- * Blank lines are skipped silently; every other line that does not parse is a `bad-line` problem with its number.
+ * Split and parse `buf`, handing each line to `visit` in file order (nothing is collected here, so a file of
+ * millions of lines costs what the visitor keeps). `file` (relative to the session folder) goes into the problems;
+ * `sessionId` too. Blank lines are skipped silently; every other line that does not parse is a `bad-line` problem
+ * with its number (recorded before the line is visited) and is visited without a `value`.
  */
-export function parseJsonl(
+export function forEachJsonlLine(
   buf: Buffer,
   file: string,
   sessionId: string | undefined,
-  problems: Problem[],
-): JsonlLine[] {
-  const out: JsonlLine[] = [];
+  problems: ProblemBudget,
+  visit: (line: JsonlLine) => void,
+): void {
   let pos = buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
   // One check for the whole file; only a file with bad bytes pays for a per-line check.
   const allUtf8 = isUtf8(buf);
@@ -51,7 +55,7 @@ export function parseJsonl(
       continue;
     }
     if (!allUtf8 && !isUtf8(buf.subarray(start, stop))) {
-      problems.push({
+      problems.add({
         kind: 'bad-encoding',
         sessionId,
         file,
@@ -64,12 +68,12 @@ export function parseJsonl(
       if (!hasNewline) break;
       continue;
     }
-    let value: unknown;
-    try {
-      value = JSON.parse(raw);
-    } catch {
+    // A line whose first character can start no JSON value is bad without a parse: a thrown parse costs
+    // microseconds, and a file of 2 million such lines (issue 10) spent most of its read throwing.
+    const value = JSON_START.test(raw) ? parseOrUndefined(raw) : undefined;
+    if (value === undefined) {
       const startsInside = raw.trimStart()[0] !== '{';
-      problems.push({
+      problems.add({
         kind: 'bad-line',
         sessionId,
         file,
@@ -78,12 +82,20 @@ export function parseJsonl(
           ? `Line ${lineNo} (${stop - start} bytes) is not valid JSON: it starts inside a record (a torn line).`
           : `Line ${lineNo} (${stop - start} bytes) is not valid JSON: the record is cut short or garbled.`,
       });
-      out.push({ line: lineNo, offset: start, raw });
+      visit({ line: lineNo, offset: start, raw });
       if (!hasNewline) break;
       continue;
     }
-    out.push({ line: lineNo, offset: start, raw, value });
+    visit({ line: lineNo, offset: start, raw, value });
     if (!hasNewline) break;
   }
-  return out;
+}
+
+/** `JSON.parse(raw)`, or `undefined` when it does not parse (JSON itself has no `undefined`). */
+function parseOrUndefined(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return undefined;
+  }
 }

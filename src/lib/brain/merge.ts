@@ -3,7 +3,8 @@
  *
  * THE MERGE RULE
  * 1. Records. Every line that parses is a record. A record without a usable `step_index` is a `bad-record` problem
- *    and still becomes a step of its own (index -1, type `INVALID_RECORD`), so no parseable line is ever lost.
+ *    and still becomes a step of its own (index -1, type `INVALID_RECORD`), so no parseable line is lost silently;
+ *    past the first `PROBLEMS_KEPT_PER_KIND` of a file such records are counted, not kept (problems.ts).
  * 2. Occurrences, per file. Reading a file top to bottom, a record with index i either *rewrites* the latest
  *    occurrence of i in that file or starts a new one. It is a rewrite when source and type are the same AND the
  *    earlier record was RUNNING, or has the same `created_at`, or is the same line byte for byte. Anything else is
@@ -19,7 +20,8 @@
  * 4. Content. In a pair the full side wins; within a side the last record (the latest write) wins: RUNNING then
  *    DONE shows DONE. A compact-only step keeps its compact record with arguments decoded (args.ts) and names what
  *    is still cut in `truncatedFields` (the record's `truncated_fields`, plus `tool_calls` when an argument is cut).
- *    Every record of both sides is listed in `sources` (compact first, then full, each in file order).
+ *    Every record of both sides is listed in `sources` (compact first, then full, each in file order), up to
+ *    `SOURCES_KEPT_PER_STEP` per side: then the first ones and the last, the rest counted in `omittedSources`.
  * 5. Order. Each file's own order is kept (it is the order things were written; `created_at` has one-second
  *    resolution and goes backwards in places). Pairs whose order agrees in both files are anchors; between two
  *    anchors the unpaired occurrences of both files are interleaved by `created_at` (full first on ties and
@@ -27,6 +29,8 @@
  * 6. Keys. Walking the merged timeline, the first occurrence of index i is `i`, the k-th reuse is `i-k`.
  */
 import { readToolCalls } from './args.ts';
+import { badDateMessage, saneTime } from './dates.ts';
+import { ProblemBudget } from './problems.ts';
 import type { TranscriptLine } from './transcripts.ts';
 import type { Problem, SourceRef, Step } from './types.ts';
 
@@ -41,15 +45,32 @@ interface RawRecord {
   valid: boolean;
 }
 
+/**
+ * Raw records kept per occurrence: the first ones and always the last (the winner). A step rewritten 2 million
+ * times (issue 10) kept 2 million raw lines and its page ran out of string length; the writes in between were
+ * replaced by later ones, so their lines are counted, not kept.
+ */
+export const SOURCES_KEPT_PER_STEP = 20;
+/** `created_at` values kept per occurrence for pairing (a real step has one; a pathological one is not paired by its 1,000th). */
+const CREATED_ATS_KEPT = 100;
+
 interface Occurrence {
   transcript: 'compact' | 'full';
   index: number;
   source: string;
   type: string;
-  records: RawRecord[];
-  /** Every `created_at` of its records (almost always one). */
+  /** The first records in file order, at most `SOURCES_KEPT_PER_STEP - 1`. */
+  head: RawRecord[];
+  /** The latest record (the winner of this side); also `head`'s last while the occurrence is short. */
+  last: RawRecord;
+  /** Records of this occurrence read in all. */
+  writes: number;
+  /** Line of the first record not kept (between `head` and `last`), and of the last one not kept. */
+  firstOmittedLine?: number;
+  lastOmittedLine?: number;
+  /** Every `created_at` of its records (almost always one), at most `CREATED_ATS_KEPT`. */
   createdAts: string[];
-  /** Milliseconds of the first record's `created_at`, NaN without one. */
+  /** Milliseconds of the first record's `created_at`, NaN without one (or outside the dates placed, dates.ts). */
   time: number;
   valid: boolean;
   pair?: Occurrence;
@@ -71,7 +92,7 @@ const KNOWN_FIELDS = new Set([
   'exit_code',
 ]);
 
-function toRecord(src: TranscriptLine, sessionId: string, problems: Problem[]): RawRecord {
+function toRecord(src: TranscriptLine, sessionId: string, budget: ProblemBudget): RawRecord | undefined {
   const value = src.value;
   const rec =
     typeof value === 'object' && value !== null && !Array.isArray(value)
@@ -86,12 +107,28 @@ function toRecord(src: TranscriptLine, sessionId: string, problems: Problem[]): 
         : Number.NaN;
   const valid = Number.isInteger(index) && index >= 0;
   if (!valid) {
-    problems.push({
+    // Past the limit an invalid record is counted, not kept as a step: 2 million `{}` lines made 2 million
+    // INVALID_RECORD steps (issue 10, 8 GB in content sync) and hold nothing a reader of the site could use.
+    const listed = budget.add({
       kind: 'bad-record',
       sessionId,
       file: src.file,
       line: src.line,
       message: `Line ${src.line} parses but is not a step record (no usable step_index); it is kept as an INVALID_RECORD step.`,
+    });
+    if (!listed) return undefined;
+  }
+  const createdAt = typeof rec.created_at === 'string' ? rec.created_at : undefined;
+  if (rec.created_at !== undefined && rec.created_at !== null && (createdAt === undefined || saneTime(createdAt) === undefined)) {
+    budget.add({
+      kind: 'bad-date',
+      sessionId,
+      file: src.file,
+      line: src.line,
+      message:
+        createdAt === undefined
+          ? `Line ${src.line}: created_at is not a string (${shortJson(rec.created_at)}); it is kept with the record's other fields and left out of times.`
+          : `Line ${src.line}: ${badDateMessage('created_at', createdAt)}`,
     });
   }
   return {
@@ -101,9 +138,19 @@ function toRecord(src: TranscriptLine, sessionId: string, problems: Problem[]): 
     source: typeof rec.source === 'string' ? rec.source : '',
     type: valid ? (typeof rec.type === 'string' ? rec.type : 'UNKNOWN') : 'INVALID_RECORD',
     status: typeof rec.status === 'string' ? rec.status : 'UNKNOWN',
-    createdAt: typeof rec.created_at === 'string' ? rec.created_at : undefined,
+    createdAt,
     valid,
   };
+}
+
+function shortJson(value: unknown): string {
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    text = String(value);
+  }
+  return text.length > 80 ? `${text.slice(0, 80)}…` : text;
 }
 
 function isRewrite(prev: RawRecord, cur: RawRecord): boolean {
@@ -115,32 +162,57 @@ function isRewrite(prev: RawRecord, cur: RawRecord): boolean {
   );
 }
 
-/** Rule 2: group one file's records into occurrences, in file order. */
-function collectOccurrences(records: RawRecord[], transcript: 'compact' | 'full'): Occurrence[] {
-  const out: Occurrence[] = [];
-  const latest = new Map<number, Occurrence>();
-  for (const r of records) {
-    const prev = r.valid ? latest.get(r.index) : undefined;
-    const last = prev?.records[prev.records.length - 1];
-    if (prev && last && isRewrite(last, r)) {
-      prev.records.push(r);
-      if (r.createdAt && !prev.createdAts.includes(r.createdAt)) prev.createdAts.push(r.createdAt);
-      continue;
+/**
+ * Rule 2, one record at a time: groups one file's records into occurrences, in file order, as the lines are read,
+ * so a record replaced by a later write is garbage at once (memory follows the merged steps, not the lines).
+ */
+export class TranscriptRecords {
+  /** The occurrences so far, in file order. */
+  readonly occurrences: Occurrence[] = [];
+  readonly #latest = new Map<number, Occurrence>();
+  readonly #transcript: 'compact' | 'full';
+  readonly #sessionId: string;
+  readonly #budget: ProblemBudget;
+
+  constructor(transcript: 'compact' | 'full', sessionId: string, budget: ProblemBudget) {
+    this.#transcript = transcript;
+    this.#sessionId = sessionId;
+    this.#budget = budget;
+  }
+
+  /** Take the next line of the file (lines that did not parse are ignored: they are problems already). */
+  add(line: TranscriptLine): void {
+    if (line.value === undefined) return;
+    const r = toRecord(line, this.#sessionId, this.#budget);
+    if (!r) return;
+    const prev = r.valid ? this.#latest.get(r.index) : undefined;
+    if (prev && isRewrite(prev.last, r)) {
+      if (prev.head.length < SOURCES_KEPT_PER_STEP - 1) prev.head.push(r);
+      else if (prev.last !== prev.head[prev.head.length - 1]) {
+        prev.firstOmittedLine ??= prev.last.src.line;
+        prev.lastOmittedLine = prev.last.src.line;
+      }
+      prev.last = r;
+      prev.writes++;
+      if (r.createdAt && prev.createdAts.length < CREATED_ATS_KEPT && !prev.createdAts.includes(r.createdAt))
+        prev.createdAts.push(r.createdAt);
+      return;
     }
     const occ: Occurrence = {
-      transcript,
+      transcript: this.#transcript,
       index: r.index,
       source: r.source,
       type: r.type,
-      records: [r],
+      head: [r],
+      last: r,
+      writes: 1,
       createdAts: r.createdAt ? [r.createdAt] : [],
-      time: r.createdAt ? Date.parse(r.createdAt) : Number.NaN,
+      time: saneTime(r.createdAt) ?? Number.NaN,
       valid: r.valid,
     };
-    out.push(occ);
-    if (r.valid) latest.set(r.index, occ);
+    this.occurrences.push(occ);
+    if (r.valid) this.#latest.set(r.index, occ);
   }
-  return out;
 }
 
 /** Rule 3: pair compact occurrences with full ones. */
@@ -221,19 +293,25 @@ function sourceRef(r: RawRecord): SourceRef {
   return { transcript: r.src.transcript, file: r.src.file, line: r.src.line, raw: r.src.raw };
 }
 
-function buildStep(node: Occurrence[], position: number): Step {
+/** The kept records of one side, in file order: the head, then the last write when it is not the head's last. */
+function keptRecords(o: Occurrence): RawRecord[] {
+  return o.head[o.head.length - 1] === o.last ? o.head : [...o.head, o.last];
+}
+
+function buildStep(node: Occurrence[], position: number, sessionId: string, budget: ProblemBudget): Step {
   const compact = node.find((o) => o.transcript === 'compact');
   const full = node.find((o) => o.transcript === 'full');
   const side = full ?? compact;
   if (!side) throw new Error('empty timeline node');
-  const winner = side.records[side.records.length - 1] ?? side.records[0];
-  if (!winner) throw new Error('occurrence without records');
+  const winner = side.last;
   const rec = winner.rec;
   const extra: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(rec)) if (!KNOWN_FIELDS.has(k)) extra[k] = v;
   if (rec.content !== undefined && rec.content !== null && typeof rec.content !== 'string') extra.content = rec.content;
   if (rec.thinking !== undefined && rec.thinking !== null && typeof rec.thinking !== 'string')
     extra.thinking = rec.thinking;
+  if (rec.created_at !== undefined && rec.created_at !== null && typeof rec.created_at !== 'string')
+    extra.created_at = rec.created_at;
   if (rec.truncated_fields !== undefined && full) extra.truncated_fields = rec.truncated_fields;
   const toolCalls = readToolCalls(rec.tool_calls, winner.src.transcript);
   if (rec.tool_calls !== undefined && !Array.isArray(rec.tool_calls)) extra.tool_calls = rec.tool_calls;
@@ -245,8 +323,26 @@ function buildStep(node: Occurrence[], position: number): Step {
       truncatedFields.push('tool_calls');
   }
   const sources: SourceRef[] = [];
-  if (compact) for (const r of compact.records) sources.push(sourceRef(r));
-  if (full) for (const r of full.records) sources.push(sourceRef(r));
+  let omittedSources = 0;
+  for (const o of [compact, full]) {
+    if (!o) continue;
+    const kept = keptRecords(o);
+    for (const r of kept) sources.push(sourceRef(r));
+    const omitted = o.writes - kept.length;
+    if (omitted > 0) {
+      omittedSources += omitted;
+      budget.add({
+        kind: 'notice',
+        sessionId,
+        file: o.last.src.file,
+        line: o.last.src.line,
+        message:
+          `Step ${o.index} was written ${o.writes.toLocaleString('en-US')} times in this file; its page keeps the ` +
+          `first ${o.head.length} and the last of its raw records. The ${omitted.toLocaleString('en-US')} writes in between ` +
+          `(lines ${o.firstOmittedLine}–${o.lastOmittedLine}) were replaced by later ones and are counted, not kept.`,
+      });
+    }
+  }
   const step: Step = {
     key: '',
     index: side.index,
@@ -261,6 +357,7 @@ function buildStep(node: Occurrence[], position: number): Step {
     origin: compact && full ? 'both' : full ? 'full' : 'compact',
     sources,
   };
+  if (omittedSources > 0) step.omittedSources = omittedSources;
   if (winner.createdAt !== undefined) step.createdAt = winner.createdAt;
   if (typeof rec.content === 'string') step.content = rec.content;
   if (typeof rec.thinking === 'string') step.thinking = rec.thinking;
@@ -270,22 +367,23 @@ function buildStep(node: Occurrence[], position: number): Step {
   return step;
 }
 
-/** Merge the two transcripts' lines into one ordered timeline (see the rule above). Problems are appended. */
-export function mergeTranscripts(
-  compactLines: TranscriptLine[],
-  fullLines: TranscriptLine[],
+/**
+ * Merge two transcripts read into `TranscriptRecords` into one ordered timeline (see the rule above). Problems go
+ * through `budget`; the caller closes it.
+ */
+export function mergeRecords(
+  compactRecords: TranscriptRecords,
+  fullRecords: TranscriptRecords,
   sessionId: string,
-  problems: Problem[],
+  budget: ProblemBudget,
 ): Step[] {
-  const toRecords = (lines: TranscriptLine[]) =>
-    lines.filter((l) => l.value !== undefined).map((l) => toRecord(l, sessionId, problems));
-  const compact = collectOccurrences(toRecords(compactLines), 'compact');
-  const full = collectOccurrences(toRecords(fullLines), 'full');
+  const compact = compactRecords.occurrences;
+  const full = fullRecords.occurrences;
   pairOccurrences(compact, full);
   const nodes = orderOccurrences(compact, full);
   const seen = new Map<number, number>();
   return nodes.map((node, position) => {
-    const step = buildStep(node, position);
+    const step = buildStep(node, position, sessionId, budget);
     const k = seen.get(step.index) ?? 0;
     seen.set(step.index, k + 1);
     step.occurrence = k;
@@ -293,3 +391,25 @@ export function mergeTranscripts(
     return step;
   });
 }
+
+/** Merge the two transcripts' lines into one ordered timeline (see the rule above). Problems are appended. */
+export function mergeTranscripts(
+  compactLines: TranscriptLine[],
+  fullLines: TranscriptLine[],
+  sessionId: string,
+  problems: Problem[],
+): Step[] {
+  const budget = new ProblemBudget(problems, sessionId, BAD_RECORD_NOTES);
+  const compact = new TranscriptRecords('compact', sessionId, budget);
+  const full = new TranscriptRecords('full', sessionId, budget);
+  for (const l of compactLines) compact.add(l);
+  for (const l of fullLines) full.add(l);
+  const steps = mergeRecords(compact, full, sessionId, budget);
+  budget.close();
+  return steps;
+}
+
+/** What the closing count of a kind adds, for the kinds the merge reports (see `ProblemBudget`). */
+export const BAD_RECORD_NOTES: Partial<Record<Problem['kind'], string>> = {
+  'bad-record': 'Those lines are not kept as INVALID_RECORD steps either.',
+};

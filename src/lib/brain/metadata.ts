@@ -3,6 +3,7 @@
  * heuristics (section 9), loosened where real data needs it (a local time with fractional seconds, a model line
  * without the "No need…" tail).
  */
+import { saneTime } from './dates.ts';
 import type { Artifact, SessionMeta, Step } from './types.ts';
 
 const REQUEST = /<USER_REQUEST>\s*([\s\S]*?)\s*<\/USER_REQUEST>/g;
@@ -36,13 +37,13 @@ export function deriveMeta(id: string, steps: Step[], artifacts: Artifact[], cti
     typeCounts.set(step.type, (typeCounts.get(step.type) ?? 0) + 1);
     if (step.type === 'ERROR_MESSAGE' || step.status === 'ERROR' || (step.error !== undefined && step.error !== null))
       errorCount++;
-    if (step.createdAt) {
-      const ms = Date.parse(step.createdAt);
-      if (!Number.isNaN(ms)) {
-        if (ms < firstMs) firstMs = ms;
-        if (ms > lastMs) lastMs = ms;
-        if (step.index === 0 && step.occurrence === 0) step0At = step.createdAt;
-      }
+    // Only times the archive places (dates.ts): a year-275760 step would make the start, the duration and every
+    // day group meaningless, and is reported as a `bad-date` problem where it was read.
+    const ms = saneTime(step.createdAt);
+    if (ms !== undefined) {
+      if (ms < firstMs) firstMs = ms;
+      if (ms > lastMs) lastMs = ms;
+      if (step.index === 0 && step.occurrence === 0) step0At = step.createdAt;
     }
     for (const call of step.toolCalls) {
       toolCallCount++;
@@ -126,8 +127,8 @@ function workspaceFromUserInformation(block: string): string | undefined {
 function earliestArtifactTime(artifacts: Artifact[]): string | undefined {
   let best = Number.POSITIVE_INFINITY;
   for (const a of artifacts) {
-    const ms = a.metadata?.updatedAt ? Date.parse(a.metadata.updatedAt) : Number.NaN;
-    if (ms < best) best = ms;
+    const ms = saneTime(a.metadata?.updatedAt);
+    if (ms !== undefined && ms < best) best = ms;
   }
   return Number.isFinite(best) ? new Date(best).toISOString() : undefined;
 }

@@ -1,9 +1,11 @@
 /**
  * Reading one session folder: transcripts → merged timeline, inventory, step files attached, metadata.
  */
-import { readInventory } from './inventory.ts';
-import { mergeTranscripts } from './merge.ts';
+import { badDateMessage, saneTime } from './dates.ts';
+import { type Inventory, readInventory } from './inventory.ts';
+import { BAD_RECORD_NOTES, mergeRecords, TranscriptRecords } from './merge.ts';
 import { deriveMeta } from './metadata.ts';
+import { ProblemBudget } from './problems.ts';
 import { openSessionFs } from './session-fs.ts';
 import { readTranscript } from './transcripts.ts';
 import type { Problem, Session, SessionRef, Step, StepFiles } from './types.ts';
@@ -12,14 +14,20 @@ import type { Problem, Session, SessionRef, Step, StepFiles } from './types.ts';
 export async function readSession(ref: SessionRef): Promise<Session> {
   const problems: Problem[] = [];
   const sfs = await openSessionFs(ref.id, ref.dir, problems);
+  // Line problems (bad lines, records, dates) are bounded per file and kind; see problems.ts.
+  const budget = new ProblemBudget(problems, ref.id, BAD_RECORD_NOTES);
+  const compactRecords = new TranscriptRecords('compact', ref.id, budget);
+  const fullRecords = new TranscriptRecords('full', ref.id, budget);
   const [compact, full, inventory] = await Promise.all([
-    readTranscript(sfs, 'compact'),
-    readTranscript(sfs, 'full'),
+    readTranscript(sfs, 'compact', budget, (line) => compactRecords.add(line)),
+    readTranscript(sfs, 'full', budget, (line) => fullRecords.add(line)),
     readInventory(sfs),
   ]);
-  const steps = mergeTranscripts(compact.lines, full.lines, ref.id, problems);
+  const steps = mergeRecords(compactRecords, fullRecords, ref.id, budget);
   const unattachedStepFiles = attachStepFiles(steps, inventory.stepFiles);
   const meta = deriveMeta(ref.id, steps, inventory.artifacts, ref.ctimeMs);
+  noteBadDates(inventory, ref.id, budget);
+  budget.close();
   const session: Session = {
     id: ref.id,
     product: ref.product,
@@ -36,6 +44,16 @@ export async function readSession(ref: SessionRef): Promise<Session> {
   };
   if (unattachedStepFiles.length > 0) session.unattachedStepFiles = unattachedStepFiles;
   return session;
+}
+
+/** Message times and artifact `updatedAt`s the archive cannot place (dates.ts) are problems, like a step's. */
+function noteBadDates(inventory: Inventory, sessionId: string, budget: ProblemBudget): void {
+  const check = (file: string, what: string, value: string | undefined) => {
+    if (value !== undefined && saneTime(value) === undefined)
+      budget.add({ kind: 'bad-date', sessionId, file, message: badDateMessage(what, value) });
+  };
+  for (const m of inventory.messages) check(m.file, 'timestamp', m.timestamp);
+  for (const a of inventory.artifacts) check(`${a.name}.metadata.json`, 'updatedAt', a.metadata?.updatedAt);
 }
 
 /**

@@ -4,7 +4,8 @@
  * twice).
  */
 import { readChunkedTranscript, type TranscriptLine } from './chunks.ts';
-import { parseJsonl } from './jsonl.ts';
+import { forEachJsonlLine } from './jsonl.ts';
+import type { ProblemBudget } from './problems.ts';
 import { fileSize, listDir, readBytes, type SessionFs } from './session-fs.ts';
 
 export type { TranscriptLine } from './chunks.ts';
@@ -14,22 +15,28 @@ const MAIN = {
   full: '.system_generated/logs/transcript_full.jsonl',
 } as const;
 
-/** Read one transcript (`compact` or `full`): the main file, else its chunk rebuild, else nothing. */
+/**
+ * Read one transcript (`compact` or `full`): the main file, else its chunk rebuild, else nothing. Each line is
+ * handed to `visit` in file order, lines that did not parse too (without a `value`); line problems go through
+ * `budget`. Returns the files read.
+ */
 export async function readTranscript(
   sfs: SessionFs,
   transcript: 'compact' | 'full',
-): Promise<{ lines: TranscriptLine[]; files: string[] }> {
+  budget: ProblemBudget,
+  visit: (line: TranscriptLine) => void,
+): Promise<{ files: string[] }> {
   const rel = MAIN[transcript];
   const got = await readBytes(sfs, rel);
   if (got) {
     await noteLongerChunks(sfs, transcript, got.size);
-    const lines = parseJsonl(got.bytes, rel, sfs.sessionId, sfs.problems).map(
-      (l): TranscriptLine => ({ transcript, file: rel, line: l.line, raw: l.raw, value: l.value }),
+    forEachJsonlLine(got.bytes, rel, sfs.sessionId, budget, (l) =>
+      visit({ transcript, file: rel, line: l.line, raw: l.raw, value: l.value }),
     );
-    return { lines, files: [rel] };
+    return { files: [rel] };
   }
-  const rebuilt = await readChunkedTranscript(sfs, transcript);
-  if (!rebuilt) return { lines: [], files: [] };
+  const rebuilt = await readChunkedTranscript(sfs, transcript, budget, visit);
+  if (!rebuilt) return { files: [] };
   sfs.problems.push({
     kind: 'notice',
     sessionId: sfs.sessionId,

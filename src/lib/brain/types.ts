@@ -25,6 +25,11 @@ export type ProblemKind =
   | 'shadowed'
   /** A file too large to keep in full; the part kept and the size are in the message. */
   | 'too-large'
+  /**
+   * A timestamp that is not a date, or lies outside the years the archive places (`SANE_DATES` in dates.ts): shown
+   * as given, left out of start times, durations, day groups, charts and sort keys.
+   */
+  | 'bad-date'
   /** Anything else worth an auditor's attention (e.g. a main transcript rebuilt from chunks). */
   | 'notice';
 
@@ -39,6 +44,11 @@ export interface Problem {
   line?: number;
   /** Human-readable description; never contains secrets beyond what the file itself held (redaction runs later). */
   message: string;
+  /**
+   * Set on the closing problem of a (file, kind) that went over the per-file limit (problems.ts): how many more
+   * problems of that kind the file held, counted but not listed one by one.
+   */
+  more?: number;
 }
 
 /** A `<product>/brain/` folder. */
@@ -142,8 +152,13 @@ export interface Step {
   truncatedFields: string[];
   /** Which transcripts held this step. */
   origin: 'full' | 'compact' | 'both';
-  /** Every record that went into this step, in reading order (e.g. RUNNING then DONE, compact and full). */
+  /**
+   * The records that went into this step, in reading order (e.g. RUNNING then DONE, compact and full): all of
+   * them, or for a step written more than `SOURCES_KEPT_PER_STEP` times in one file the first ones and the last.
+   */
   sources: SourceRef[];
+  /** Records of this step read but not kept in `sources` (writes replaced by later ones); absent when none. */
+  omittedSources?: number;
   output?: StepOutput;
   /** `steps/<idx>/content.md`, when present. */
   contentMd?: { file: string; text: string };
