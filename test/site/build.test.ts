@@ -161,4 +161,30 @@ describe('reader cases under ARCHIVE_BASE', () => {
     expect(discovery.shadowed.length).toBeGreaterThan(0);
     for (const c of discovery.shadowed) expect(report).toContain(c.id);
   });
+
+  it('reports dates it cannot place, shows them as given and leaves them out of days, charts and sort keys', () => {
+    // fixtures/cases/bad-dates: the first and last day JavaScript knows, years 0 and 9999, no date at all. Issue 10:
+    // /stats/ threw `RangeError: Invalid time value`, and years 0 and 9999 drew 120,000 months (28 MB).
+    const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+    const stats = readPage(build.outDir, '/stats/') ?? '';
+    expect(stats).toContain('<svg');
+    expect(stats.length).toBeLessThan(200 * 1024);
+    for (const year of ['275760', '271821', '0000-01', '9999-12']) expect(stats, year).not.toContain(year);
+    const rows = [...(readPage(build.outDir, '/report/') ?? '').matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((m) => m[1] ?? '');
+    const badDate = (n: number) => rows.filter((r) => r.includes(`/sessions/${id(n)}/`) && r.includes('>bad-date<')).map(textOf);
+    expect(badDate(30)).toHaveLength(1);
+    expect(badDate(30)[0]).toContain('.system_generated/logs/transcript_full.jsonl 1 Line 1: created_at "-271821-04-20T00:00:00Z"');
+    expect(badDate(31)).toHaveLength(2);
+    expect(badDate(32).join(' ')).toContain('plan.md.metadata.json');
+    const home = readPage(build.outDir, '/') ?? '';
+    const days = [...home.matchAll(/<h2 id="day-([^"]+)"/g)].map((m) => m[1]);
+    expect(days.every((d) => /^20\d\d-\d\d-\d\d$/.test(d ?? '')), days.join(' ')).toBe(true);
+    const step = readPage(build.outDir, `/sessions/${id(31)}/steps/0/`) ?? '';
+    expect(textOf(step)).toContain('Time +275760-09-13T00:00:00.000Z');
+    expect(step).not.toContain('data-pagefind-sort="date:+275760');
+    const index = JSON.parse(readPage(build.outDir, '/sessions.json') ?? '[]') as { id: string; created: string }[];
+    expect(index.find((e) => e.id === id(30))?.created).toBe('2026-07-02T10:00:01.000Z');
+    expect(textOf(readPage(build.outDir, `/sessions/${id(30)}/`) ?? '')).toContain('Duration 30 s');
+    expect(readPage(build.outDir, `/sessions/${id(32)}/export.html`)).toContain('updated 9999-12-31T23:59:59Z');
+  });
 });
