@@ -19,6 +19,7 @@ import {
 import { SOURCES_KEPT_PER_STEP } from '../../src/lib/brain/merge.ts';
 import { ProblemBudget } from '../../src/lib/brain/problems.ts';
 import { makePathologicalHome, PATHOLOGICAL_SESSIONS, TRANSCRIPT } from '../../scripts/make-pathological-home.ts';
+import { dayOf, formatClock, formatUtc } from '../../src/lib/archive/format.ts';
 import { casesDir, caseId } from './helpers.ts';
 
 const F = '.system_generated/logs/transcript_full.jsonl';
@@ -76,6 +77,18 @@ describe('dates the archive cannot place (fixtures/cases/bad-dates)', () => {
     expect(s.problems[0]?.message).toContain('"yesterday" is not a date');
     expect(s.steps[2]?.extra.created_at).toBe(1783069200);
     expect(s.meta.durationMs).toBe(0);
+  });
+});
+
+describe('pages format a date they cannot place as given', () => {
+  it('formats times in 2000–2099 and shows any other as written', () => {
+    expect(formatUtc('2026-07-02T10:00:01Z')).toBe('2026-07-02 10:00:01 UTC');
+    expect(formatUtc('+275760-09-13T00:00:00.000Z')).toBe('+275760-09-13T00:00:00.000Z');
+    expect(formatUtc('1999-12-31T23:59:59Z')).toBe('1999-12-31T23:59:59Z');
+    expect(formatClock('2100-01-01T00:00:00Z')).toBe('2100-01-01T00:00:00Z');
+    expect(formatClock('x'.repeat(100))).toBe(`${'x'.repeat(39)}…`);
+    expect(dayOf('-271821-04-20T00:00:00Z')).toBe('unknown date');
+    expect(dayOf('2099-12-31T23:59:59Z')).toBe('2099-12-31');
   });
 });
 

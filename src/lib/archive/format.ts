@@ -12,11 +12,15 @@ export function formatUtc(iso: string | undefined): string {
   return `${new Date(ms).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 }
 
-/** `09:22:31` (UTC), for timeline rows; the input as given when it is not a date the archive places. */
+/**
+ * `09:22:31` (UTC), for timeline rows; the input as given when it is not a date the archive places, its first 40
+ * characters in this narrow column (the step page shows it whole).
+ */
 export function formatClock(iso: string | undefined): string {
   if (!iso) return '';
   const ms = saneTime(iso);
-  return ms === undefined ? iso : new Date(ms).toISOString().slice(11, 19);
+  if (ms !== undefined) return new Date(ms).toISOString().slice(11, 19);
+  return iso.length > 40 ? `${iso.slice(0, 39)}…` : iso;
 }
 
 /** `2025-11-20` (UTC day), for grouping; `unknown date` when it is not a date the archive places. */
