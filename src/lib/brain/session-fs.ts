@@ -4,7 +4,9 @@
  * problem instead of an exception. Paths given and returned are relative to the session folder.
  */
 import { isUtf8 } from 'node:buffer';
-import { promises as fs } from 'node:fs';
+import { constants, promises as fs } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import path from 'node:path';
 import type { Problem } from './types.ts';
 
@@ -144,25 +146,91 @@ export async function listDir(sfs: SessionFs, rel: string): Promise<SafeEntry[]>
 }
 
 /**
- * Read a listed file as text. A plain entry (no symlink on the way, checked by `listDir`) is read in one call:
- * folders of a thousand small message files are common (SURVEY: 1,179 in 86033144).
+ * Read a listed file as text. A plain entry (no symlink on the way, checked by `listDir`) is opened without resolving
+ * its path again: folders of a thousand small message files are common (SURVEY: 1,179 in 86033144). A listed file
+ * that vanished before it was read is a problem.
  */
 export async function readListedText(sfs: SessionFs, entry: SafeEntry, maxBytes: number): Promise<string | undefined> {
   if (!entry.plain) return readText(sfs, entry.rel, maxBytes);
-  let bytes: Buffer;
+  const got = await readOpened(sfs, entry.rel, path.join(sfs.dir, entry.rel), maxBytes, true);
+  return got && decodeText(sfs, entry.rel, got.bytes, got.size);
+}
+
+/**
+ * How long opening a file may take before it is given up as a problem. A last resort: with `O_NONBLOCK` a pipe opens
+ * at once, so only a hung network or FUSE mount could hold an open this long.
+ */
+const OPEN_TIMEOUT_MS = 10_000;
+
+/**
+ * Open flags for reading a file that was listed as regular: `O_NONBLOCK` so that a file swapped for a FIFO after
+ * listing opens at once instead of waiting for a writer forever (the opened descriptor is then checked and refused),
+ * `O_NOFOLLOW` so that a last part swapped for a symlink is not followed (ELOOP, an `unreadable` problem).
+ */
+const READ_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0);
+
+/** The problem of a path that is not a regular file. */
+function notRegular(sfs: SessionFs, rel: string): Problem {
+  return {
+    kind: 'unreadable',
+    sessionId: sfs.sessionId,
+    file: rel,
+    message: `${rel} is not a regular file (a folder, pipe, socket or device); it is left out.`,
+  };
+}
+
+/**
+ * Open `abs` (the file `rel` of the session) and read at most `maxBytes`, refusing anything the opened descriptor
+ * says is not a regular file: what was listed or stat'ed as a file may have been replaced since, and reading a FIFO
+ * blocks for good. `undefined`, with a problem recorded, when it cannot be read (a missing file is a problem only
+ * when `missingIsProblem`).
+ */
+async function readOpened(
+  sfs: SessionFs,
+  rel: string,
+  abs: string,
+  maxBytes: number,
+  missingIsProblem = false,
+): Promise<{ bytes: Buffer; size: number } | undefined> {
+  let handle: FileHandle | undefined;
   try {
-    bytes = await fs.readFile(path.join(sfs.dir, entry.rel));
+    const opening = fs.open(abs, READ_FLAGS);
+    const stopTimer = new AbortController();
+    const timedOut = sleep(OPEN_TIMEOUT_MS, undefined, { signal: stopTimer.signal }).catch(() => undefined);
+    handle = await Promise.race([opening, timedOut]).finally(() => stopTimer.abort());
+    if (!handle) {
+      // Close it should the open ever end.
+      void opening.then((late) => late.close()).catch(() => {});
+      sfs.problems.push({
+        kind: 'unreadable',
+        sessionId: sfs.sessionId,
+        file: rel,
+        message: `${rel} could not be opened within ${OPEN_TIMEOUT_MS / 1000} s; it is left out.`,
+      });
+      return undefined;
+    }
+    const st = await handle.stat();
+    if (!st.isFile()) {
+      sfs.problems.push(notRegular(sfs, rel));
+      return undefined;
+    }
+    const { size } = st;
+    if (size <= maxBytes) return { bytes: await handle.readFile(), size };
+    const bytes = Buffer.alloc(maxBytes);
+    const { bytesRead } = await handle.read(bytes, 0, maxBytes, 0);
+    return { bytes: bytes.subarray(0, bytesRead), size };
   } catch (error) {
-    sfs.problems.push(unreadable(sfs.sessionId, entry.rel, error));
+    if (missingIsProblem || errorCode(error) !== 'ENOENT') sfs.problems.push(unreadable(sfs.sessionId, rel, error));
     return undefined;
+  } finally {
+    await handle?.close().catch(() => {});
   }
-  return decodeText(sfs, entry.rel, bytes.length > maxBytes ? bytes.subarray(0, maxBytes) : bytes, bytes.length);
 }
 
 /**
  * Read a file's bytes, at most `maxBytes` (the size is returned too). `undefined` when it cannot be read. The whole
  * path is resolved and confined, not just its last part: a symlinked `.system_generated/logs/` folder pointing out
- * of the session must not publish what it points at. Only regular files are opened (a FIFO would block).
+ * of the session must not publish what it points at. Only regular files are read (see `readOpened`).
  */
 export async function readBytes(
   sfs: SessionFs,
@@ -171,31 +239,7 @@ export async function readBytes(
 ): Promise<{ bytes: Buffer; size: number } | undefined> {
   const target = await resolveInside(sfs, rel);
   if (target === undefined) return undefined;
-  try {
-    if (!(await fs.stat(target)).isFile()) {
-      sfs.problems.push({
-        kind: 'unreadable',
-        sessionId: sfs.sessionId,
-        file: rel,
-        message: `${rel} is not a regular file (a folder, pipe, socket or device); it is left out.`,
-      });
-      return undefined;
-    }
-    const handle = await fs.open(target, 'r');
-    try {
-      const { size } = await handle.stat();
-      if (size <= maxBytes) return { bytes: await handle.readFile(), size };
-      const bytes = Buffer.alloc(maxBytes);
-      const { bytesRead } = await handle.read(bytes, 0, maxBytes, 0);
-      return { bytes: bytes.subarray(0, bytesRead), size };
-    } finally {
-      await handle.close();
-    }
-  } catch (error) {
-    if (errorCode(error) === 'ENOENT') return undefined;
-    sfs.problems.push(unreadable(sfs.sessionId, rel, error));
-    return undefined;
-  }
+  return readOpened(sfs, rel, target, maxBytes);
 }
 
 /** File size, or `undefined` (symlinks outside are reported). */
