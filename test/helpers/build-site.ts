@@ -2,7 +2,7 @@
  * Run the real `npm run build` (scripts/build.ts) as a child process with the project's Node, into `outDir`, with
  * its own cache folder so builds in temp dirs never collide. Returns the exit code and the combined output.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -25,8 +25,14 @@ export interface BuildSiteResult {
   output: string;
 }
 
-/** Build the site once. Inputs come only from `env` (HOME-based discovery is neutralised unless given). */
-export function buildSite({ env = {}, outDir, cacheDir }: BuildSiteOptions): Promise<BuildSiteResult> {
+/** A build under way: its process (to signal it or its children) and its result once it ended. */
+export interface StartedBuild {
+  child: ChildProcess;
+  result: Promise<BuildSiteResult>;
+}
+
+/** Start a build. Inputs come only from `env` (HOME-based discovery is neutralised unless given). */
+export function startBuild({ env = {}, outDir, cacheDir }: BuildSiteOptions): StartedBuild {
   const childEnv: Record<string, string | undefined> = { ...process.env };
   delete childEnv.GEMINI_HOME;
   delete childEnv.BRAIN_ROOTS;
@@ -39,16 +45,22 @@ export function buildSite({ env = {}, outDir, cacheDir }: BuildSiteOptions): Pro
     NO_COLOR: '1',
     ...env,
   });
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(projectRoot, 'scripts', 'build.ts')], {
-      cwd: projectRoot,
-      env: childEnv as NodeJS.ProcessEnv,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+  const child = spawn(process.execPath, [path.join(projectRoot, 'scripts', 'build.ts')], {
+    cwd: projectRoot,
+    env: childEnv as NodeJS.ProcessEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const result = new Promise<BuildSiteResult>((resolve, reject) => {
     const chunks: Buffer[] = [];
-    child.stdout.on('data', (c: Buffer) => chunks.push(c));
-    child.stderr.on('data', (c: Buffer) => chunks.push(c));
+    child.stdout?.on('data', (c: Buffer) => chunks.push(c));
+    child.stderr?.on('data', (c: Buffer) => chunks.push(c));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, output: Buffer.concat(chunks).toString('utf8') }));
   });
+  return { child, result };
+}
+
+/** Build the site once (see `startBuild`). */
+export function buildSite(options: BuildSiteOptions): Promise<BuildSiteResult> {
+  return startBuild(options).result;
 }

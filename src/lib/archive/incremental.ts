@@ -10,12 +10,31 @@
  * demo/redaction banners). Anything else the frame showed that depends on other sessions would break reuse: the
  * frame shows nothing of the kind (the build time is on /report/ only).
  *
- * Soundness: the manifest of the last build is deleted before a build starts and written only after it succeeds;
- * it names the absolute out dir and a build id also written into the out dir, so a build into another folder, a
- * deleted folder or a folder some other build emptied renders everything. A folder is reused only when it exists.
+ * Soundness: the manifest describes the site being served (the out dir) and is written only after a build was
+ * swapped in (a failed build changes neither, so the next one still reuses). It names the absolute out dir, a build
+ * id also written into the out dir, and each session folder's files with their sizes (a digest), so a build into
+ * another folder, a deleted folder, a folder some other build wrote, or a session folder with a page missing,
+ * emptied or cut short renders those pages again. A reused folder is copied into the new site by hard links, so the
+ * served site is never touched: nothing writes into a reused file (folders are only renamed), and the old site's
+ * names are removed only after the swap.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  constants,
+  copyFileSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  closeSync,
+  openSync,
+  readSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { READER_VERSION } from '../brain/index.ts';
@@ -25,7 +44,7 @@ import type { ArchiveInputs } from './inputs.ts';
 import { mapBounded, sessionFingerprint } from './pipeline.ts';
 
 /** Bump when the plan, manifest or shard layout changes: every cached page and shard is then rebuilt. */
-export const INCREMENTAL_VERSION = 'incremental-1';
+export const INCREMENTAL_VERSION = 'incremental-2';
 
 /** The environment variable naming the plan file `scripts/build.ts` writes for the Astro process. */
 export const PLAN_ENV = 'ARCHIVE_REUSE_PLAN';
@@ -121,13 +140,20 @@ interface Manifest {
   /** The site fingerprint and settings the keys were made with (to say why nothing was reused). */
   shared: string;
   keys: Record<string, string>;
+  /** Each session folder's files and sizes as published (see `folderDigest`). */
+  folders: Record<string, string>;
 }
 
 /** What this build reuses; written to a file the Astro process reads (path in `ARCHIVE_REUSE_PLAN`). */
 export interface BuildPlan {
+  /** The out dir users serve (the live site): reused folders come from here. */
   outDir: string;
-  /** Where the reused session folders wait while Astro empties and fills the out dir. */
-  stagingDir: string;
+  /** Where this build writes the new site (render part 0 and the search step), swapped in when it succeeded. */
+  siteDir: string;
+  /** Where the reused session folders wait (hard links) while Astro empties and fills `siteDir`. */
+  reusedDir: string;
+  /** The folder digest of every reused session (checked against the last manifest; carried into the next). */
+  folders: Record<string, string>;
   /** Reuse key of every discovered session (the search step keys its shards with them). */
   keys: Record<string, string>;
   /** Sessions whose pages are reused (not rendered). */
@@ -165,32 +191,100 @@ function writeAtomic(file: string, text: string): void {
   renameSync(tmp, file);
 }
 
+/** What a built site says about itself (`.agy-archive-build` at its top). */
+export interface SiteMark {
+  buildId: string;
+  /** True for the demo archive, false for one built from real sessions; undefined when an older build wrote it. */
+  demo?: boolean;
+}
+
+/** The mark of the site in `dir`, or undefined when there is none (not a site this tool finished). */
+export function readSiteMark(dir: string): SiteMark | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path.join(dir, BUILD_ID_FILE), 'utf8').trim();
+  } catch {
+    return undefined;
+  }
+  try {
+    const mark = JSON.parse(text) as Partial<SiteMark>;
+    if (typeof mark.buildId === 'string') return { buildId: mark.buildId, demo: typeof mark.demo === 'boolean' ? mark.demo : undefined };
+  } catch {
+    // An older build wrote the id alone.
+  }
+  return { buildId: text };
+}
+
 /**
- * Before `astro build`: compare every session's key with the last build's, move the unchanged sessions' folders out
- * of the out dir into the staging folder (a rename each), and write the plan. The old manifest is deleted first, so
- * a build that fails leaves none behind. Returns the plan and the path of its file.
+ * The files of a session folder with their sizes, as a digest: recorded when a build is published and compared
+ * before a folder is reused, so a page deleted, emptied or cut short since (by hand, or by a build that did not
+ * hold the lock) is rendered again instead of reused. `visit` is called with each file (to link it elsewhere).
+ */
+export function folderDigest(dir: string, visit?: (rel: string, size: number) => void): string {
+  const hash = createHash('sha256');
+  const walk = (rel: string): void => {
+    const entries = readdirSync(path.join(dir, rel), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const e of entries) {
+      const childRel = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) {
+        hash.update(`${childRel}/\n`);
+        walk(childRel);
+      } else {
+        const size = statSync(path.join(dir, childRel)).size;
+        hash.update(`${childRel}\t${size}\n`);
+        visit?.(childRel, size);
+      }
+    }
+  };
+  walk('');
+  return hash.digest('hex');
+}
+
+/**
+ * Copy the folder `from` to `to` by hard links (the same files, no bytes copied; a copy where linking fails, e.g.
+ * across file systems) and return its folder digest. Nothing is ever written into a reused file, so the site that
+ * `from` belongs to is never changed.
+ */
+function linkFolder(from: string, to: string): string {
+  return folderDigest(from, (rel) => {
+    const dst = path.join(to, rel);
+    mkdirSync(path.dirname(dst), { recursive: true });
+    try {
+      linkSync(path.join(from, rel), dst);
+    } catch {
+      copyFileSync(path.join(from, rel), dst, constants.COPYFILE_FICLONE);
+    }
+  });
+}
+
+/** Where this build reads the live site and writes the new one (see `src/lib/build/folders.ts`). */
+export interface PlanFolders {
+  live: string;
+  staging: string;
+  reused: string;
+}
+
+/**
+ * Before `astro build`: compare every session's key with the last build's, set the unchanged sessions' folders of
+ * the live site aside into `folders.reused` (hard links; a folder whose files differ from the manifest's record is
+ * rendered instead), and write the plan. The live site is only read. Returns the plan and the path of its file.
  */
 export function planBuild(
   cacheDir: string,
-  outDir: string,
+  folders: PlanFolders,
   { shared, keys }: { shared: string; keys: Record<string, string> },
   split: (toRender: string[]) => Record<string, number> | undefined = () => undefined,
 ): { plan: BuildPlan; planFile: string } {
   const dir = incrementalDir(cacheDir);
   mkdirSync(dir, { recursive: true });
-  const stagingDir = path.join(dir, 'staged');
-  rmSync(stagingDir, { recursive: true, force: true });
-  mkdirSync(stagingDir, { recursive: true });
+  const outDir = folders.live;
+  rmSync(folders.reused, { recursive: true, force: true });
+  mkdirSync(folders.reused, { recursive: true });
 
   const previous = readManifest(cacheDir);
-  rmSync(path.join(dir, 'manifest.json'), { force: true });
   const reused: string[] = [];
-  let buildIdOnDisk: string | undefined;
-  try {
-    buildIdOnDisk = readFileSync(path.join(outDir, BUILD_ID_FILE), 'utf8').trim();
-  } catch {
-    buildIdOnDisk = undefined;
-  }
+  const reusedFolders: Record<string, string> = {};
+  const buildIdOnDisk = readSiteMark(outDir)?.buildId;
   const whyNone = !previous
     ? 'no earlier successful build'
     : previous.outDir !== outDir
@@ -202,20 +296,33 @@ export function planBuild(
           : undefined;
   if (previous && whyNone === undefined) {
     for (const [id, key] of Object.entries(keys)) {
-      if (previous.keys[id] !== key) continue;
+      const recorded = previous.folders[id];
+      if (previous.keys[id] !== key || recorded === undefined) continue;
       const from = path.join(outDir, 'sessions', id);
-      if (!existsSync(path.join(from, 'index.html'))) continue;
+      const to = path.join(folders.reused, id);
       try {
-        renameSync(from, path.join(stagingDir, id));
+        if (linkFolder(from, to) !== recorded) throw new Error('changed since it was published');
         reused.push(id);
+        reusedFolders[id] = recorded;
       } catch {
-        // e.g. EXDEV (cache on another file system): render this session instead.
+        // Missing, unreadable or not as published: render this session again.
+        rmSync(to, { recursive: true, force: true });
       }
     }
   }
   const reusedSet = new Set(reused);
   const parts = split(Object.keys(keys).filter((id) => !reusedSet.has(id)));
-  const plan: BuildPlan = { outDir, stagingDir, keys, reused: reused.sort(), shared, whyNone, parts };
+  const plan: BuildPlan = {
+    outDir,
+    siteDir: folders.staging,
+    reusedDir: folders.reused,
+    folders: reusedFolders,
+    keys,
+    reused: reused.sort(),
+    shared,
+    whyNone,
+    parts,
+  };
   const planFile = path.join(dir, 'plan.json');
   writeAtomic(planFile, JSON.stringify(plan));
   return { plan, planFile };
@@ -289,20 +396,21 @@ export function assignRenderParts(toRender: string[], bytes: Record<string, numb
 }
 
 /**
- * After Astro wrote the out dir: move the reused folders back. Throws when one is missing or its place is taken
- * (the build must then fail rather than publish a site without those pages). Returns how many were restored.
+ * After Astro wrote the new site into `siteDir`: move the reused folders in. Throws when the plan is for another
+ * folder or a reused session was rendered too (the build must then fail rather than publish a site without those
+ * pages). Returns how many were moved.
  */
-export function restoreReused(outDir: string, env: NodeJS.ProcessEnv = process.env): number {
+export function restoreReused(siteDir: string, env: NodeJS.ProcessEnv = process.env): number {
   const plan = currentPlan(env);
   if (!plan || plan.reused.length === 0) return 0;
-  if (path.resolve(plan.outDir) !== path.resolve(outDir)) {
-    throw new Error(`The build plan is for ${plan.outDir}, not ${outDir}. Hint: run \`npm run build\` again.`);
+  if (path.resolve(plan.siteDir) !== path.resolve(siteDir)) {
+    throw new Error(`The build plan is for ${plan.siteDir}, not ${siteDir}. Hint: run \`npm run build\` again.`);
   }
-  mkdirSync(path.join(outDir, 'sessions'), { recursive: true });
+  mkdirSync(path.join(siteDir, 'sessions'), { recursive: true });
   let restored = 0;
   for (const id of plan.reused) {
-    const from = path.join(plan.stagingDir, id);
-    const to = path.join(outDir, 'sessions', id);
+    const from = path.join(plan.reusedDir, id);
+    const to = path.join(siteDir, 'sessions', id);
     if (!existsSync(from)) continue; // already restored (a second build:done hook)
     if (existsSync(to)) throw new Error(`Session ${id} was rendered although its pages were reused.`);
     renameSync(from, to);
@@ -311,28 +419,82 @@ export function restoreReused(outDir: string, env: NodeJS.ProcessEnv = process.e
   return restored;
 }
 
-/** After a successful build: write the manifest (and the build id into the out dir) for the next build. */
-export function commitBuild(cacheDir: string, plan: BuildPlan): void {
-  const missing = plan.reused.filter((id) => !existsSync(path.join(plan.outDir, 'sessions', id, 'index.html')));
-  if (missing.length > 0) {
-    abandonBuild(cacheDir);
-    throw new Error(
-      `The pages of ${missing.length} reused sessions were not put back into ${plan.outDir} (e.g. ${missing[0]}). ` +
-        'Hint: run `npm run build` again; it will render every session.',
-    );
-  }
-  const buildId = randomUUID();
-  writeFileSync(path.join(plan.outDir, BUILD_ID_FILE), `${buildId}\n`);
-  const manifest: Manifest = { version: INCREMENTAL_VERSION, outDir: plan.outDir, buildId, shared: plan.shared, keys: plan.keys };
-  writeAtomic(path.join(incrementalDir(cacheDir), 'manifest.json'), JSON.stringify(manifest));
-  rmSync(plan.stagingDir, { recursive: true, force: true });
+/** What an out dir's new site is, for `recordBuild` once it is swapped in. */
+export interface SealedSite {
+  manifest: Manifest | undefined;
 }
 
-/** After a failed build: forget everything (the next build renders all) and drop the staged folders. */
+/**
+ * The pages a build wrote are whole: not empty, and ending with `</html>` (a page cut short by a killed or
+ * overlapping write ends anywhere). Reads the last bytes of each; throws naming the first bad one.
+ */
+function checkPage(file: string, size: number): void {
+  if (size === 0) throw new Error(`${file} is empty.`);
+  const tail = Buffer.alloc(Math.min(size, 64));
+  const fd = openSync(file, 'r');
+  try {
+    readSync(fd, tail, 0, tail.length, size - tail.length);
+  } finally {
+    closeSync(fd);
+  }
+  if (!/<\/html>\s*$/i.test(tail.toString('latin1'))) throw new Error(`${file} does not end with </html> (cut short).`);
+}
+
+/**
+ * Before the new site in `siteDir` is published: check it is whole (its front page there; every page it rendered
+ * whole, see `checkPage`; every reused session's folder back), write its mark (build id, demo flag) and make the
+ * manifest the next build reuses from (the folder digest of each session: computed for the rendered ones, carried
+ * for the reused ones). Throws with a message and hint when the site is not whole: it is then not published.
+ */
+export function sealSite(siteDir: string, plan: BuildPlan | undefined, isDemo: boolean): SealedSite {
+  if (!existsSync(path.join(siteDir, 'index.html'))) {
+    throw new Error(`The new site in ${siteDir} has no index.html. Hint: run \`npm run build\` again; the site served was not changed.`);
+  }
+  const reused = new Set(plan?.reused ?? []);
+  const missing = [...reused].filter((id) => !existsSync(path.join(siteDir, 'sessions', id, 'index.html')));
+  if (missing.length > 0) {
+    throw new Error(
+      `The pages of ${missing.length} reused sessions were not put into ${siteDir} (e.g. ${missing[0]}). ` +
+        'Hint: run `npm run build` again; the site served was not changed.',
+    );
+  }
+  const folders: Record<string, string> = {};
+  const checkTree = (rel: string): void => {
+    for (const e of readdirSync(path.join(siteDir, rel), { withFileTypes: true })) {
+      const childRel = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) {
+        if (rel === 'sessions') {
+          if (reused.has(e.name)) folders[e.name] = plan?.folders[e.name] ?? '';
+          else folders[e.name] = folderDigest(path.join(siteDir, childRel), (file, size) => {
+            if (file.endsWith('.html')) checkPage(path.join(siteDir, childRel, file), size);
+          });
+        } else checkTree(childRel);
+      } else if (e.name.endsWith('.html')) checkPage(path.join(siteDir, childRel), statSync(path.join(siteDir, childRel)).size);
+    }
+  };
+  try {
+    checkTree('');
+  } catch (error) {
+    throw new Error(`The new site is not whole: ${String(error instanceof Error ? error.message : error)} Hint: run \`npm run build\` again; the site served was not changed.`, { cause: error });
+  }
+  const buildId = randomUUID();
+  writeFileSync(path.join(siteDir, BUILD_ID_FILE), `${JSON.stringify({ buildId, demo: isDemo } satisfies SiteMark)}\n`);
+  const manifest = plan && { version: INCREMENTAL_VERSION, outDir: plan.outDir, buildId, shared: plan.shared, keys: plan.keys, folders };
+  return { manifest };
+}
+
+/** After the new site was swapped in: write the manifest for the next build (none for a build without a plan). */
+export function recordBuild(cacheDir: string, sealed: SealedSite): void {
+  if (!sealed.manifest) return;
+  mkdirSync(incrementalDir(cacheDir), { recursive: true });
+  writeAtomic(path.join(incrementalDir(cacheDir), 'manifest.json'), JSON.stringify(sealed.manifest));
+}
+
+/** A build that could not plan renders everything: forget the last build, so a partial plan is never used. */
 export function abandonBuild(cacheDir: string): void {
   const dir = incrementalDir(cacheDir);
   rmSync(path.join(dir, 'manifest.json'), { force: true });
-  rmSync(path.join(dir, 'staged'), { recursive: true, force: true });
+  rmSync(path.join(dir, 'plan.json'), { force: true });
 }
 
 /** Session folders present in an out dir (for a search step run without a plan). */

@@ -2,6 +2,7 @@
  * Which brain roots to read and how: from the environment, falling back to the demo home shipped in `fixtures/demo`
  * when nothing is found, so `npm run build` on a machine without Antigravity history still shows what the site is.
  */
+import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { discoverSessions, discoveryOptionsFromEnv } from '../brain/index.ts';
 import type { Discovery } from '../brain/types.ts';
@@ -19,6 +20,8 @@ export interface ArchiveInputs {
   redactionEnabled: boolean;
   /** How the inputs were chosen, for people. */
   description: string;
+  /** For the demo: why no brain folder was found, naming the path (e.g. `GEMINI_HOME=/x does not exist`). */
+  noRootReason?: string;
 }
 
 /** Notices for the console (the loader passes Astro's logger). */
@@ -33,9 +36,22 @@ export const consoleLog: ArchiveLog = {
   warn: (m) => console.warn(m),
 };
 
+/** Why `home` held no brain folder, for people: missing, a file, an empty folder, or no `<product>/brain/` in it. */
+export async function whyNoBrainFolder(home: string): Promise<string> {
+  try {
+    const st = await fs.stat(home);
+    if (!st.isDirectory()) return `${home} is a file, not a folder`;
+    const names = await fs.readdir(home);
+    return names.length === 0 ? `${home} is an empty folder` : `${home} holds no <product>/brain/ folder`;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' ? `${home} does not exist` : `${home} cannot be read (${code ?? 'error'})`;
+  }
+}
+
 /**
  * Discover sessions as the environment says (BRAIN_ROOTS, else GEMINI_HOME, else ~/.gemini). With no root found,
- * discover the demo home instead and say so.
+ * discover the demo home instead and say so, loudly when GEMINI_HOME was set (most likely a typo), naming the path.
  */
 export async function resolveArchiveInputs(
   projectRoot: string,
@@ -54,10 +70,19 @@ export async function resolveArchiveInputs(
   if (discovery.roots.length > 0) return { discovery, isDemo: false, redactionEnabled, description };
 
   const demoHome = path.resolve(projectRoot, DEMO_HOME);
-  log.warn(
-    `No brain folder found (${description}). Building the DEMO archive from ${DEMO_HOME}; ` +
-      'set GEMINI_HOME or BRAIN_ROOTS to archive real sessions.',
-  );
+  const homeSet = Boolean(env.GEMINI_HOME?.trim());
+  const why = await whyNoBrainFolder(options.geminiHome ?? '~/.gemini');
+  const noRootReason = homeSet ? `GEMINI_HOME=${why}` : `GEMINI_HOME is unset and ${why}`;
+  const notice =
+    `No brain folder found (${noRootReason}). Building the DEMO archive from ${DEMO_HOME}; ` +
+    'set GEMINI_HOME or BRAIN_ROOTS to archive real sessions.';
+  log.warn(homeSet ? `!!! ${notice} !!!` : notice);
   const demo = await discoverSessions({ geminiHome: demoHome });
-  return { discovery: demo, isDemo: true, redactionEnabled, description: `demo (${DEMO_HOME}); ${description} had no brain folder` };
+  return {
+    discovery: demo,
+    isDemo: true,
+    redactionEnabled,
+    description: `demo (${DEMO_HOME}); ${description} had no brain folder`,
+    noRootReason,
+  };
 }

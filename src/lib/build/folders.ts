@@ -1,0 +1,42 @@
+/**
+ * The folders one build uses beside the out dir. They sit beside it, not inside it or in the cache, so that every
+ * move between them is a rename within one file system (atomic, no copy) and the out dir itself can be swapped.
+ */
+import { realpathSync } from 'node:fs';
+
+/** Where a build into one out dir writes. */
+export interface SiteFolders {
+  /** `ARCHIVE_OUT_DIR` (symlinks resolved): the site users serve. Only the publish phase ever changes it. */
+  live: string;
+  /** `<live>.staging`: the new site, written by render part 0 and the search step, then renamed to `live`. */
+  staging: string;
+  /** `<live>.reused`: hard links of the unchanged sessions' folders of the live site, set aside for the new one. */
+  reused: string;
+  /** `<live>.previous`: the old site for the moment of the swap, then removed. */
+  previous: string;
+  /** `<live>.lock`: the lock file of the out dir (see `lock.ts`). */
+  lock: string;
+  /** `<live>.part-<n>`: the out dir of render part `n` of a split build (`staging` for part 0). */
+  part(n: number): string;
+}
+
+/**
+ * The folders of a build into `outDir` (absolute). A symlinked out dir is followed: its target is the folder
+ * swapped, so the link users point a server at stays a link.
+ */
+export function siteFolders(outDir: string): SiteFolders {
+  let live = outDir;
+  try {
+    live = realpathSync(outDir);
+  } catch {
+    // Not there yet: the first build creates it.
+  }
+  return {
+    live,
+    staging: `${live}.staging`,
+    reused: `${live}.reused`,
+    previous: `${live}.previous`,
+    lock: `${live}.lock`,
+    part: (n) => (n === 0 ? `${live}.staging` : `${live}.part-${n}`),
+  };
+}

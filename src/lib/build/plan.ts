@@ -1,0 +1,58 @@
+/**
+ * The plan phase (incremental builds): before Astro starts, every session's reuse key is compared with the last
+ * successful build into the same out dir; the folders of unchanged sessions are set aside (hard links from the live
+ * site, which is only read) and not rendered again, and only search shards holding a changed session are
+ * re-indexed (`src/lib/archive/incremental.ts`). The big builds are split between render processes here too. Any
+ * doubt renders everything.
+ */
+import type { ArchiveInputs } from '../archive/inputs.ts';
+import {
+  PLAN_ENV,
+  abandonBuild,
+  assignRenderParts,
+  planBuild,
+  sessionReuseKeys,
+  siteFingerprint,
+  type BuildPlan,
+} from '../archive/incremental.ts';
+import type { BuildContext } from './context.ts';
+import { renderProcessCount } from './render.ts';
+
+/** The plan, and how many render processes carry it out. */
+export interface PlannedBuild {
+  /** Undefined when planning failed: every session is rendered. */
+  plan: BuildPlan | undefined;
+  renderParts: number;
+}
+
+/**
+ * Decide which sessions' pages to reuse and how many processes render the rest; on any error, plan a full build
+ * (correctness first). Puts the plan's file into the render processes' environment.
+ */
+export async function planPhase(ctx: BuildContext, inputs: ArchiveInputs): Promise<PlannedBuild> {
+  const started = Date.now();
+  try {
+    const keyed = await sessionReuseKeys(inputs, await siteFingerprint(ctx.projectRoot), {
+      base: ctx.env.ARCHIVE_BASE ?? '',
+      redactionEnabled: inputs.redactionEnabled,
+      isDemo: inputs.isDemo,
+      roots: inputs.discovery.roots.map((r) => r.path).sort(),
+    });
+    const { plan, planFile } = planBuild(ctx.cacheDir, ctx.folders, keyed, (toRender) => {
+      const count = renderProcessCount(toRender.reduce((sum, id) => sum + (keyed.bytes[id] ?? 0), 0), toRender.length, ctx.env);
+      return count > 1 ? assignRenderParts(toRender, keyed.bytes, count) : undefined;
+    });
+    ctx.env[PLAN_ENV] = planFile;
+    const total = Object.keys(keyed.keys).length;
+    console.log(
+      `incremental: reused pages of ${plan.reused.length} unchanged sessions, rendering ${total - plan.reused.length}` +
+        `${plan.whyNone ? ` (${plan.whyNone})` : ''}; planned in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
+    return { plan, renderParts: plan.parts ? Math.max(...Object.values(plan.parts)) + 1 : 1 };
+  } catch (error) {
+    abandonBuild(ctx.cacheDir);
+    delete ctx.env[PLAN_ENV];
+    console.warn(`incremental: could not plan a partial build (${String(error)}); rendering every session`);
+    return { plan: undefined, renderParts: 1 };
+  }
+}

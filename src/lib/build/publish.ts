@@ -1,0 +1,82 @@
+/**
+ * The publish phase: the new site replaces the served one only once it is whole. A build that failed on one bad
+ * session once took the out dir from 99 files to 24 (no index.html, no pages of the unchanged sessions), because
+ * Astro empties its out dir first. Every phase now writes beside the out dir (`folders.ts`), and here the new site
+ * is checked, then swapped in by two renames: the out dir to `<outDir>.previous`, the staging folder to the out dir
+ * (the out dir is missing only between them; a build killed there gets the old site back from the next build, see
+ * `recoverInterruptedSwap`). The old site is removed after. ARCHIVE_OUT_DIR stays a plain folder.
+ */
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { recordBuild, sealSite } from '../archive/incremental.ts';
+import type { BuildContext } from './context.ts';
+import type { SiteFolders } from './folders.ts';
+import type { PlannedBuild } from './plan.ts';
+import { BuildStop } from './stop.ts';
+
+/** Replace the live site by the staging folder: two renames, and the old site's removal after. */
+function swapIn(folders: SiteFolders): void {
+  rmSync(folders.previous, { recursive: true, force: true });
+  mkdirSync(path.dirname(folders.live), { recursive: true });
+  const hadSite = existsSync(folders.live);
+  if (hadSite) renameSync(folders.live, folders.previous);
+  try {
+    renameSync(folders.staging, folders.live);
+  } catch (error) {
+    if (hadSite) renameSync(folders.previous, folders.live);
+    throw error;
+  }
+  rmSync(folders.previous, { recursive: true, force: true });
+}
+
+/**
+ * Check the new site (`sealSite`: front page there, every page whole, every reused folder back; its mark written),
+ * swap it in, then record the manifest the next build reuses from. Throws a `BuildStop` when the new site is not
+ * whole or cannot be swapped in: the served site is then as it was.
+ */
+export function publishSite(ctx: BuildContext, planned: PlannedBuild, isDemo: boolean): void {
+  let sealed;
+  try {
+    sealed = sealSite(ctx.folders.staging, planned.plan, isDemo);
+  } catch (error) {
+    throw new BuildStop(String(error instanceof Error ? error.message : error), 'run `npm run build` again.', { cause: error });
+  }
+  try {
+    swapIn(ctx.folders);
+  } catch (error) {
+    throw new BuildStop(
+      `The new site could not be moved into ${ctx.folders.live} (${String(error)}); the site served was not changed.`,
+      `ARCHIVE_OUT_DIR must be a folder that can be renamed: its parent (${path.dirname(ctx.folders.live)}) writable, ` +
+        'and not a mount point (mount its parent instead).',
+      { cause: error },
+    );
+  }
+  recordBuild(ctx.cacheDir, sealed);
+}
+
+/**
+ * After taking the lock: a build killed between the two renames of the swap left no out dir and the old site in
+ * `<outDir>.previous`; put it back. Returns a line for the log when it did.
+ */
+export function recoverInterruptedSwap(folders: SiteFolders): string | undefined {
+  if (existsSync(folders.live) || !existsSync(folders.previous)) return undefined;
+  renameSync(folders.previous, folders.live);
+  return `publish: put back the site an interrupted build had moved to ${folders.previous}`;
+}
+
+/**
+ * Remove what a build writes beside the out dir (staging, reused links, render parts, the old site): after every
+ * build, and before one (a killed build leaves them). Only ever called with the lock held.
+ */
+export function clearBuildFolders(folders: SiteFolders): void {
+  for (const dir of [folders.staging, folders.reused, folders.previous]) rmSync(dir, { recursive: true, force: true });
+  const parent = path.dirname(folders.live);
+  const partPrefix = `${path.basename(folders.live)}.part-`;
+  let names: string[] = [];
+  try {
+    names = readdirSync(parent);
+  } catch {
+    return;
+  }
+  for (const name of names) if (name.startsWith(partPrefix)) rmSync(path.join(parent, name), { recursive: true, force: true });
+}

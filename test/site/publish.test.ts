@@ -1,0 +1,204 @@
+/**
+ * The site on disk is never worse than before a build (scripts/build.ts, src/lib/build/), on real builds in a temp
+ * folder: a build whose render process is killed (SIGKILL) leaves the previous site byte for byte; two builds
+ * started at once both end well, one after the other, with no empty page and every page in the search index; a
+ * page emptied in the live site is rendered again, not reused; a GEMINI_HOME holding no brain folder stops the build
+ * before it replaces a real archive with the demo, and builds the demo into an empty out dir.
+ */
+import { createHash } from 'node:crypto';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ArchiveInputs } from '../../src/lib/archive/inputs.ts';
+import { outDirHolds, refuseDemoOverArchive } from '../../src/lib/build/inputs.ts';
+import { buildSite, projectRoot, startBuild } from '../helpers/build-site.ts';
+import { demoBuild } from '../helpers/homes.ts';
+import { htmlFiles } from '../helpers/site-files.ts';
+
+const OLD = 'e08e5d5e-3fdf-42fd-b1cb-0e2f06167eb0';
+const TOUCHED = 'e69b7648-138c-43cd-a6c0-5bbfeaba62aa';
+
+const work = mkdtempSync(path.join(os.tmpdir(), 'agy-publish-'));
+const home = path.join(work, 'home');
+const outDir = path.join(work, 'dist');
+const cacheDir = path.join(work, 'cache');
+const options = (env: Record<string, string> = {}) => ({ env: { GEMINI_HOME: home, ...env }, outDir, cacheDir });
+const build = (env: Record<string, string> = {}) => buildSite(options(env));
+
+/** Every file of a folder with the hash of its bytes. */
+function snapshot(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const e of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!e.isFile()) continue;
+    const file = path.join(e.parentPath, e.name);
+    out[path.relative(dir, file)] = createHash('sha256').update(readFileSync(file)).digest('hex');
+  }
+  return out;
+}
+
+/** What builds left beside the out dir, but its lock file (staging, part, reused or previous folders). */
+const leftovers = (): string[] => readdirSync(work).filter((name) => name.startsWith('dist.') && name !== 'dist.lock');
+
+/** Make the next build render one session again (its transcript looks newer). */
+function touchSession(id: string): void {
+  const logs = path.join(home, 'antigravity', 'brain', id, '.system_generated', 'logs');
+  const future = new Date(Date.now() + 60_000 + Math.random() * 60_000);
+  for (const name of readdirSync(logs)) utimesSync(path.join(logs, name), future, future);
+}
+
+/** The pids of the direct children of `pid` (Linux: /proc). */
+function childrenOf(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** Every page URL of the search index (all shards; fragments are gzip, a `pagefind_dcd` tag, then JSON). */
+function indexedUrls(dir: string): Set<string> {
+  const urls = new Set<string>();
+  for (const rel of readdirSync(path.join(dir, 'pagefind'), { recursive: true }) as string[]) {
+    if (!rel.endsWith('.pf_fragment')) continue;
+    const text = gunzipSync(readFileSync(path.join(dir, 'pagefind', rel))).toString('utf8');
+    urls.add((JSON.parse(text.slice(text.indexOf('{'))) as { url: string }).url);
+  }
+  return urls;
+}
+
+/** The URL of every page with a search body (those the index must hold). */
+function searchablePages(dir: string): Set<string> {
+  return new Set(
+    htmlFiles(dir)
+      .filter((rel) => readFileSync(path.join(dir, rel), 'utf8').includes('data-pagefind-body'))
+      .map((rel) => `/${rel.replace(/index\.html$/, '')}`),
+  );
+}
+
+beforeAll(async () => {
+  cpSync(path.join(projectRoot, 'fixtures', 'demo'), home, { recursive: true, preserveTimestamps: true });
+  const cold = await build();
+  expect(cold.code, cold.output.slice(-2000)).toBe(0);
+}, 300_000);
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe('a build that fails', () => {
+  it.skipIf(process.platform !== 'linux')('leaves the previous site byte for byte when its render process is killed', async () => {
+    const before = snapshot(outDir);
+    touchSession(TOUCHED);
+    const started = startBuild(options());
+    // Wait until Astro writes pages into the staging folder, then kill it: a real failure half-way.
+    const pages = path.join(`${outDir}.staging`, 'sessions');
+    const deadline = Date.now() + 120_000;
+    let killed = false;
+    while (!killed && Date.now() < deadline) {
+      try {
+        if (readdirSync(pages).length > 0) {
+          for (const pid of childrenOf(started.child.pid as number)) process.kill(pid, 'SIGKILL');
+          killed = true;
+        }
+      } catch {
+        // Not there yet.
+      }
+      await sleep(20);
+    }
+    const result = await started.result;
+    expect(killed, result.output.slice(-2000)).toBe(true);
+    expect(result.code).not.toBe(0);
+    expect(result.output).toContain('was stopped by SIGKILL');
+    expect(result.output).toContain(`the site in ${outDir} was left as it was`);
+    expect(snapshot(outDir)).toEqual(before);
+    expect(leftovers()).toEqual([]);
+
+    // The next build still reuses the live site's unchanged sessions (a failed build leaves the manifest valid).
+    const next = await build();
+    expect(next.code, next.output.slice(-2000)).toBe(0);
+    expect(next.output).toContain('reused pages of 4 unchanged sessions, rendering 1');
+  }, 300_000);
+});
+
+describe('two builds started at once', () => {
+  it('both end well, one after the other; no page is empty and the index holds every page', async () => {
+    touchSession(TOUCHED);
+    const [a, b] = await Promise.all([build(), build()]);
+    expect(a.code, a.output.slice(-2000)).toBe(0);
+    expect(b.code, b.output.slice(-2000)).toBe(0);
+    const waiter = [a, b].find((r) => r.output.includes('waiting for it to finish'));
+    expect(waiter, `${a.output}\n---\n${b.output}`).toBeDefined();
+    expect(waiter?.output).toContain(`another build is using the out dir ${outDir}`);
+    // The one that waited planned after the other finished: nothing left to render.
+    expect(waiter?.output).toContain('reused pages of 5 unchanged sessions, rendering 0');
+    const empty = htmlFiles(outDir).filter((rel) => statSync(path.join(outDir, rel)).size === 0);
+    expect(empty).toEqual([]);
+    const searchable = searchablePages(outDir);
+    expect(searchable.size).toBeGreaterThan(100);
+    expect([...indexedUrls(outDir)].sort()).toEqual([...searchable].sort());
+    expect(leftovers()).toEqual([]);
+  }, 300_000);
+});
+
+describe('reusing the live site', () => {
+  it('renders a session again when one of its pages was emptied', async () => {
+    const page = path.join(outDir, 'sessions', OLD, 'steps', '1', 'index.html');
+    truncateSync(page, 0);
+    const result = await build();
+    expect(result.code, result.output.slice(-2000)).toBe(0);
+    expect(result.output).toContain('reused pages of 4 unchanged sessions, rendering 1');
+    expect(readFileSync(page, 'utf8')).toMatch(/<\/html>\s*$/);
+  }, 300_000);
+});
+
+describe('a GEMINI_HOME that holds no brain folder', () => {
+  const aFile = path.join(work, 'a-file');
+  const missing = path.join(work, 'no-such-folder');
+  const emptyFolder = path.join(work, 'empty-home');
+  beforeAll(() => {
+    writeFileSync(aFile, 'not a folder\n');
+    mkdirSync(emptyFolder, { recursive: true });
+  });
+
+  it.each([
+    ['a file', aFile, 'is a file, not a folder'],
+    ['missing', missing, 'does not exist'],
+    ['an empty folder', emptyFolder, 'is an empty folder'],
+  ])('stops when it is %s and the out dir holds a real archive, which is left intact', async (_, geminiHome, why) => {
+    const before = snapshot(outDir);
+    const result = await build({ GEMINI_HOME: geminiHome });
+    expect(result.code).toBe(1);
+    expect(result.output).toContain(`No brain folder found (GEMINI_HOME=${geminiHome} ${why})`);
+    expect(result.output).toContain(`Hint: set GEMINI_HOME to the folder holding <product>/brain/`);
+    expect(result.output).toContain(`delete ${outDir}`);
+    expect(snapshot(outDir)).toEqual(before);
+    expect(leftovers()).toEqual([]);
+  }, 120_000);
+
+  it('builds the demo into an empty out dir, saying loudly which GEMINI_HOME held nothing', async () => {
+    // The shared demo build: GEMINI_HOME is an empty folder, the out dir a fresh one.
+    const demo = await demoBuild();
+    expect(demo.code, demo.output.slice(-2000)).toBe(0);
+    expect(demo.output).toMatch(/!!! No brain folder found \(GEMINI_HOME=\S+ is an empty folder\)\. Building the DEMO archive/);
+    expect(outDirHolds(demo.outDir)).toBe('demo');
+  }, 900_000);
+
+  it('lets a demo build replace a demo build or fill an empty folder, never anything else', () => {
+    const demoInputs = { isDemo: true, noRootReason: `GEMINI_HOME=${missing} does not exist` } as ArchiveInputs;
+    const dir = mkdtempSync(path.join(work, 'guard-'));
+    expect(() => refuseDemoOverArchive(demoInputs, path.join(dir, 'absent'))).not.toThrow();
+    expect(() => refuseDemoOverArchive(demoInputs, dir)).not.toThrow();
+    writeFileSync(path.join(dir, '.agy-archive-build'), '{"buildId":"x","demo":true}\n');
+    expect(() => refuseDemoOverArchive(demoInputs, dir)).not.toThrow();
+    writeFileSync(path.join(dir, '.agy-archive-build'), '{"buildId":"x","demo":false}\n');
+    expect(() => refuseDemoOverArchive(demoInputs, dir)).toThrow(`GEMINI_HOME=${missing} does not exist`);
+    // An older build's mark (the id alone) or a folder of other files: not known to be a demo, so kept.
+    writeFileSync(path.join(dir, '.agy-archive-build'), 'x\n');
+    expect(() => refuseDemoOverArchive(demoInputs, dir)).toThrow(/holds an archive that is not a demo build/);
+    rmSync(path.join(dir, '.agy-archive-build'));
+    writeFileSync(path.join(dir, 'notes.txt'), 'mine\n');
+    expect(() => refuseDemoOverArchive(demoInputs, dir)).toThrow(/Hint|not a demo build/);
+    // Real sessions found: never stopped.
+    expect(() => refuseDemoOverArchive({ ...demoInputs, isDemo: false }, dir)).not.toThrow();
+  });
+});
