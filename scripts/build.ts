@@ -41,7 +41,7 @@ let exitCode = 0;
 try {
   const recovered = recoverInterruptedSwap(ctx.folders);
   if (recovered) console.log(recovered);
-  clearBuildFolders(ctx.folders);
+  await clearBuildFolders(ctx.folders);
 
   const inputs = await readBuildInputs(ctx);
   const planned = await planPhase(ctx, inputs);
@@ -49,13 +49,13 @@ try {
   await renderParts(ctx, planned.renderParts);
   gatherParts(ctx, planned.renderParts);
   await indexSearch(ctx, planned.renderParts);
-  publishSite(ctx, planned, inputs.isDemo);
+  await publishSite(ctx, planned, inputs.isDemo);
   if (planned.renderParts > 1) console.log(`built in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 } catch (error) {
   exitCode = error instanceof BuildStop ? error.exitCode : 1;
   console.error(error instanceof BuildStop ? `${error.message}\nHint: ${error.hint}` : String(error instanceof Error ? error.message : error));
 } finally {
-  clearBuildFolders(ctx.folders);
+  await clearBuildFolders(ctx.folders);
   lock.release();
 }
 process.exit(exitCode);

@@ -21,16 +21,11 @@
 import { createHash, randomUUID } from 'node:crypto';
 import {
   constants,
-  copyFileSync,
   existsSync,
-  linkSync,
   mkdirSync,
   readFileSync,
   readdirSync,
   renameSync,
-  closeSync,
-  openSync,
-  readSync,
   rmSync,
   statSync,
   writeFileSync,
@@ -215,46 +210,54 @@ export function readSiteMark(dir: string): SiteMark | undefined {
   return { buildId: text };
 }
 
+/** A file (with its size) or a folder (no size) inside a folder, by its `/`-separated relative path. */
+interface FolderEntry {
+  rel: string;
+  size?: number;
+}
+
+/** How many file-system calls run at once when listing, linking and checking pages (each waits on the disk). */
+const FILE_CONCURRENCY = 32;
+
+/** Every file and folder under `dir`, sorted by relative path. */
+async function listFolder(dir: string): Promise<FolderEntry[]> {
+  const dirents = await fs.readdir(dir, { recursive: true, withFileTypes: true });
+  const entries = await mapBounded(dirents, FILE_CONCURRENCY, async (e): Promise<FolderEntry> => {
+    const abs = path.join(e.parentPath, e.name);
+    const rel = path.relative(dir, abs).split(path.sep).join('/');
+    return e.isDirectory() ? { rel } : { rel, size: (await fs.stat(abs)).size };
+  });
+  return entries.sort((x, y) => (x.rel < y.rel ? -1 : x.rel > y.rel ? 1 : 0));
+}
+
 /**
  * The files of a session folder with their sizes, as a digest: recorded when a build is published and compared
  * before a folder is reused, so a page deleted, emptied or cut short since (by hand, or by a build that did not
- * hold the lock) is rendered again instead of reused. `visit` is called with each file (to link it elsewhere).
+ * hold the lock) is rendered again instead of reused.
  */
-export function folderDigest(dir: string, visit?: (rel: string, size: number) => void): string {
+function folderDigest(entries: FolderEntry[]): string {
   const hash = createHash('sha256');
-  const walk = (rel: string): void => {
-    const entries = readdirSync(path.join(dir, rel), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    for (const e of entries) {
-      const childRel = rel ? `${rel}/${e.name}` : e.name;
-      if (e.isDirectory()) {
-        hash.update(`${childRel}/\n`);
-        walk(childRel);
-      } else {
-        const size = statSync(path.join(dir, childRel)).size;
-        hash.update(`${childRel}\t${size}\n`);
-        visit?.(childRel, size);
-      }
-    }
-  };
-  walk('');
+  for (const e of entries) hash.update(e.size === undefined ? `${e.rel}/\n` : `${e.rel}\t${e.size}\n`);
   return hash.digest('hex');
 }
 
 /**
  * Copy the folder `from` to `to` by hard links (the same files, no bytes copied; a copy where linking fails, e.g.
  * across file systems) and return its folder digest. Nothing is ever written into a reused file, so the site that
- * `from` belongs to is never changed.
+ * `from` belongs to is never changed. Linking costs one call per file: on this 2-core VM under load, 10k files
+ * took 2.5–11 s synchronously, less with calls in flight at once.
  */
-function linkFolder(from: string, to: string): string {
-  return folderDigest(from, (rel) => {
-    const dst = path.join(to, rel);
-    mkdirSync(path.dirname(dst), { recursive: true });
-    try {
-      linkSync(path.join(from, rel), dst);
-    } catch {
-      copyFileSync(path.join(from, rel), dst, constants.COPYFILE_FICLONE);
-    }
-  });
+async function linkFolder(from: string, to: string): Promise<string> {
+  const entries = await listFolder(from);
+  await fs.mkdir(to, { recursive: true });
+  // Sorted by path: a folder comes before what it holds.
+  for (const e of entries) if (e.size === undefined) await fs.mkdir(path.join(to, e.rel), { recursive: true });
+  await mapBounded(
+    entries.filter((e) => e.size !== undefined),
+    FILE_CONCURRENCY,
+    (e) => fs.link(path.join(from, e.rel), path.join(to, e.rel)).catch(() => fs.copyFile(path.join(from, e.rel), path.join(to, e.rel), constants.COPYFILE_FICLONE)),
+  );
+  return folderDigest(entries);
 }
 
 /** Where this build reads the live site and writes the new one (see `src/lib/build/folders.ts`). */
@@ -269,16 +272,16 @@ export interface PlanFolders {
  * the live site aside into `folders.reused` (hard links; a folder whose files differ from the manifest's record is
  * rendered instead), and write the plan. The live site is only read. Returns the plan and the path of its file.
  */
-export function planBuild(
+export async function planBuild(
   cacheDir: string,
   folders: PlanFolders,
   { shared, keys }: { shared: string; keys: Record<string, string> },
   split: (toRender: string[]) => Record<string, number> | undefined = () => undefined,
-): { plan: BuildPlan; planFile: string } {
+): Promise<{ plan: BuildPlan; planFile: string }> {
   const dir = incrementalDir(cacheDir);
   mkdirSync(dir, { recursive: true });
   const outDir = folders.live;
-  rmSync(folders.reused, { recursive: true, force: true });
+  await fs.rm(folders.reused, { recursive: true, force: true });
   mkdirSync(folders.reused, { recursive: true });
 
   const previous = readManifest(cacheDir);
@@ -295,20 +298,19 @@ export function planBuild(
           ? "the site's code or build settings changed"
           : undefined;
   if (previous && whyNone === undefined) {
-    for (const [id, key] of Object.entries(keys)) {
-      const recorded = previous.folders[id];
-      if (previous.keys[id] !== key || recorded === undefined) continue;
-      const from = path.join(outDir, 'sessions', id);
+    const candidates = Object.entries(keys).filter(([id, key]) => previous.keys[id] === key && previous.folders[id] !== undefined);
+    // A few sessions at a time, each linking its files with calls in flight at once.
+    await mapBounded(candidates, 4, async ([id]) => {
       const to = path.join(folders.reused, id);
       try {
-        if (linkFolder(from, to) !== recorded) throw new Error('changed since it was published');
+        if ((await linkFolder(path.join(outDir, 'sessions', id), to)) !== previous.folders[id]) throw new Error('changed since it was published');
         reused.push(id);
-        reusedFolders[id] = recorded;
+        reusedFolders[id] = previous.folders[id] as string;
       } catch {
         // Missing, unreadable or not as published: render this session again.
-        rmSync(to, { recursive: true, force: true });
+        await fs.rm(to, { recursive: true, force: true });
       }
-    }
+    });
   }
   const reusedSet = new Set(reused);
   const parts = split(Object.keys(keys).filter((id) => !reusedSet.has(id)));
@@ -422,20 +424,22 @@ export function restoreReused(siteDir: string, env: NodeJS.ProcessEnv = process.
 /** What an out dir's new site is, for `recordBuild` once it is swapped in. */
 export interface SealedSite {
   manifest: Manifest | undefined;
+  /** How many pages were checked whole (those this build rendered). */
+  pagesChecked: number;
 }
 
 /**
  * The pages a build wrote are whole: not empty, and ending with `</html>` (a page cut short by a killed or
  * overlapping write ends anywhere). Reads the last bytes of each; throws naming the first bad one.
  */
-function checkPage(file: string, size: number): void {
+async function checkPage(file: string, size: number): Promise<void> {
   if (size === 0) throw new Error(`${file} is empty.`);
   const tail = Buffer.alloc(Math.min(size, 64));
-  const fd = openSync(file, 'r');
+  const handle = await fs.open(file, 'r');
   try {
-    readSync(fd, tail, 0, tail.length, size - tail.length);
+    await handle.read(tail, 0, tail.length, size - tail.length);
   } finally {
-    closeSync(fd);
+    await handle.close();
   }
   if (!/<\/html>\s*$/i.test(tail.toString('latin1'))) throw new Error(`${file} does not end with </html> (cut short).`);
 }
@@ -444,43 +448,41 @@ function checkPage(file: string, size: number): void {
  * Before the new site in `siteDir` is published: check it is whole (its front page there; every page it rendered
  * whole, see `checkPage`; every reused session's folder back), write its mark (build id, demo flag) and make the
  * manifest the next build reuses from (the folder digest of each session: computed for the rendered ones, carried
- * for the reused ones). Throws with a message and hint when the site is not whole: it is then not published.
+ * for the reused ones). Throws with a message when the site is not whole: it is then not published.
  */
-export function sealSite(siteDir: string, plan: BuildPlan | undefined, isDemo: boolean): SealedSite {
-  if (!existsSync(path.join(siteDir, 'index.html'))) {
-    throw new Error(`The new site in ${siteDir} has no index.html. Hint: run \`npm run build\` again; the site served was not changed.`);
-  }
+export async function sealSite(siteDir: string, plan: BuildPlan | undefined, isDemo: boolean): Promise<SealedSite> {
+  if (!existsSync(path.join(siteDir, 'index.html'))) throw new Error(`The new site in ${siteDir} has no index.html.`);
   const reused = new Set(plan?.reused ?? []);
   const missing = [...reused].filter((id) => !existsSync(path.join(siteDir, 'sessions', id, 'index.html')));
   if (missing.length > 0) {
-    throw new Error(
-      `The pages of ${missing.length} reused sessions were not put into ${siteDir} (e.g. ${missing[0]}). ` +
-        'Hint: run `npm run build` again; the site served was not changed.',
-    );
+    throw new Error(`The pages of ${missing.length} reused sessions were not put into ${siteDir} (e.g. ${missing[0]}).`);
   }
+  // Every page this build rendered: outside /sessions/, and in each session folder not reused.
+  const pages: { file: string; size: number }[] = [];
   const folders: Record<string, string> = {};
-  const checkTree = (rel: string): void => {
-    for (const e of readdirSync(path.join(siteDir, rel), { withFileTypes: true })) {
-      const childRel = rel ? `${rel}/${e.name}` : e.name;
-      if (e.isDirectory()) {
-        if (rel === 'sessions') {
-          if (reused.has(e.name)) folders[e.name] = plan?.folders[e.name] ?? '';
-          else folders[e.name] = folderDigest(path.join(siteDir, childRel), (file, size) => {
-            if (file.endsWith('.html')) checkPage(path.join(siteDir, childRel, file), size);
-          });
-        } else checkTree(childRel);
-      } else if (e.name.endsWith('.html')) checkPage(path.join(siteDir, childRel), statSync(path.join(siteDir, childRel)).size);
-    }
+  const collect = (dir: string, entries: FolderEntry[]): void => {
+    for (const e of entries) if (e.size !== undefined && e.rel.endsWith('.html')) pages.push({ file: path.join(dir, e.rel), size: e.size });
   };
-  try {
-    checkTree('');
-  } catch (error) {
-    throw new Error(`The new site is not whole: ${String(error instanceof Error ? error.message : error)} Hint: run \`npm run build\` again; the site served was not changed.`, { cause: error });
+  for (const e of await fs.readdir(siteDir, { withFileTypes: true })) {
+    const abs = path.join(siteDir, e.name);
+    if (!e.isDirectory()) collect(siteDir, [{ rel: e.name, size: (await fs.stat(abs)).size }]);
+    else if (e.name !== 'sessions') collect(abs, await listFolder(abs));
   }
+  await mapBounded(sessionFoldersIn(siteDir), 4, async (id) => {
+    if (reused.has(id)) {
+      folders[id] = plan?.folders[id] ?? '';
+      return;
+    }
+    const dir = path.join(siteDir, 'sessions', id);
+    const entries = await listFolder(dir);
+    folders[id] = folderDigest(entries);
+    collect(dir, entries);
+  });
+  await mapBounded(pages, FILE_CONCURRENCY, (page) => checkPage(page.file, page.size));
   const buildId = randomUUID();
   writeFileSync(path.join(siteDir, BUILD_ID_FILE), `${JSON.stringify({ buildId, demo: isDemo } satisfies SiteMark)}\n`);
   const manifest = plan && { version: INCREMENTAL_VERSION, outDir: plan.outDir, buildId, shared: plan.shared, keys: plan.keys, folders };
-  return { manifest };
+  return { manifest, pagesChecked: pages.length };
 }
 
 /** After the new site was swapped in: write the manifest for the next build (none for a build without a plan). */
