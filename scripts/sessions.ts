@@ -11,6 +11,7 @@ import {
   problemTotal,
   readSession,
   resolvePrefix,
+  whyNoBrainFolder,
   type Session,
 } from '../src/lib/brain/index.ts';
 
@@ -23,7 +24,7 @@ const discovery = await discoverSessions(options);
 const where = options.brainRoots ? `BRAIN_ROOTS=${options.brainRoots.join(':')}` : `GEMINI_HOME=${options.geminiHome}`;
 
 if (discovery.roots.length === 0 && !json) {
-  console.error(`No brain folder found (${where}).`);
+  console.error(`No brain folder found (GEMINI_HOME=${await whyNoBrainFolder(options.geminiHome ?? '~/.gemini')}).`);
   console.error('Hint: set GEMINI_HOME to the folder holding <product>/brain/, or BRAIN_ROOTS to brain folders (:-separated).');
   process.exit(1);
 }

@@ -2,9 +2,8 @@
  * Which brain roots to read and how: from the environment, falling back to the demo home shipped in `fixtures/demo`
  * when nothing is found, so `npm run build` on a machine without Antigravity history still shows what the site is.
  */
-import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { discoverSessions, discoveryOptionsFromEnv } from '../brain/index.ts';
+import { discoverSessions, discoveryOptionsFromEnv, whyNoBrainFolder } from '../brain/index.ts';
 import type { Discovery } from '../brain/types.ts';
 import { redactionEnabledFromEnv } from '../redact/index.ts';
 
@@ -35,19 +34,6 @@ export const consoleLog: ArchiveLog = {
   info: (m) => console.log(m),
   warn: (m) => console.warn(m),
 };
-
-/** Why `home` held no brain folder, for people: missing, a file, an empty folder, or no `<product>/brain/` in it. */
-export async function whyNoBrainFolder(home: string): Promise<string> {
-  try {
-    const st = await fs.stat(home);
-    if (!st.isDirectory()) return `${home} is a file, not a folder`;
-    const names = await fs.readdir(home);
-    return names.length === 0 ? `${home} is an empty folder` : `${home} holds no <product>/brain/ folder`;
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    return code === 'ENOENT' ? `${home} does not exist` : `${home} cannot be read (${code ?? 'error'})`;
-  }
-}
 
 /**
  * Discover sessions as the environment says (BRAIN_ROOTS, else GEMINI_HOME, else ~/.gemini). With no root found,

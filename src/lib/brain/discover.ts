@@ -24,6 +24,19 @@ export function discoveryOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): {
   return { geminiHome: home ? home : path.join(os.homedir(), '.gemini') };
 }
 
+/** Why `home` held no brain folder, for people: missing, a file, an empty folder, or no `<product>/brain/` in it. */
+export async function whyNoBrainFolder(home: string): Promise<string> {
+  try {
+    const st = await fs.stat(home);
+    if (!st.isDirectory()) return `${home} is a file, not a folder`;
+    const names = await fs.readdir(home);
+    return names.length === 0 ? `${home} is an empty folder` : `${home} holds no <product>/brain/ folder`;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' ? `${home} does not exist` : `${home} cannot be read (${code ?? 'error'})`;
+  }
+}
+
 function productOf(brainRoot: string): string {
   const resolved = path.resolve(brainRoot);
   return path.basename(resolved) === 'brain' ? path.basename(path.dirname(resolved)) : path.basename(resolved);

@@ -2,7 +2,7 @@
  * The brain reader's public API: plain data in, plain data out, no Astro. Everything that goes wrong while
  * reading is a `Problem` in the result, never an exception.
  */
-export { compareNewestFirst, discoverSessions, discoveryOptionsFromEnv, resolvePrefix } from './discover.ts';
+export { compareNewestFirst, discoverSessions, discoveryOptionsFromEnv, resolvePrefix, whyNoBrainFolder } from './discover.ts';
 export { readSession } from './session.ts';
 export { PROBLEMS_KEPT_PER_KIND, problemTotal } from './problems.ts';
 export { SANE_DATES, saneIso, saneTime } from './dates.ts';

@@ -3,6 +3,7 @@
  * move between them is a rename within one file system (atomic, no copy) and the out dir itself can be swapped.
  */
 import { realpathSync } from 'node:fs';
+import path from 'node:path';
 
 /** Where a build into one out dir writes. */
 export interface SiteFolders {
@@ -29,7 +30,12 @@ export function siteFolders(outDir: string): SiteFolders {
   try {
     live = realpathSync(outDir);
   } catch {
-    // Not there yet: the first build creates it.
+    // Not there yet (the first build creates it): its parent's real path, so that the next build names it alike.
+    try {
+      live = path.join(realpathSync(path.dirname(outDir)), path.basename(outDir));
+    } catch {
+      // Neither is its parent.
+    }
   }
   return {
     live,
