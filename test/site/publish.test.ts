@@ -58,6 +58,16 @@ function childrenOf(pid: number): number[] {
   }
 }
 
+/** Whether process `pid` has ended (no longer in /proc, or a zombie nobody reaped yet). */
+function gone(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
+  } catch {
+    return true;
+  }
+}
+
 /** Every page URL of the search index (all shards; fragments are gzip, a `pagefind_dcd` tag, then JSON). */
 function indexedUrls(dir: string): Set<string> {
   const urls = new Set<string>();
@@ -117,6 +127,41 @@ describe('a build that fails', () => {
     const next = await build();
     expect(next.code, next.output.slice(-2000)).toBe(0);
     expect(next.output).toContain('reused pages of 4 unchanged sessions, rendering 1');
+  }, 300_000);
+});
+
+describe('a build killed outright', () => {
+  it.skipIf(process.platform !== 'linux')('leaves the site, stops its render process, and does not block the next build', async () => {
+    const before = snapshot(outDir);
+    touchSession(TOUCHED);
+    const started = startBuild(options());
+    const pages = path.join(`${outDir}.staging`, 'sessions');
+    const deadline = Date.now() + 120_000;
+    let renderers: number[] = [];
+    while (renderers.length === 0 && Date.now() < deadline) {
+      try {
+        if (readdirSync(pages).length > 0) renderers = childrenOf(started.child.pid as number);
+      } catch {
+        // Not there yet.
+      }
+      if (renderers.length === 0) await sleep(20);
+    }
+    expect(renderers.length).toBeGreaterThan(0);
+    // SIGKILL: the build can neither clean up nor release its lock itself.
+    started.child.kill('SIGKILL');
+    await started.result;
+    // Its render process ends too (its next line of output finds no reader; in a quiet phase, the orphan guard sees
+    // its parent gone), rather than write on into the staging folder.
+    const until = Date.now() + 4_000;
+    while (!renderers.every(gone) && Date.now() < until) await sleep(100);
+    expect(renderers.filter((pid) => !gone(pid))).toEqual([]);
+    expect(snapshot(outDir)).toEqual(before);
+
+    const next = await build();
+    expect(next.code, next.output.slice(-2000)).toBe(0);
+    expect(next.output).not.toContain('waiting for it to finish');
+    expect(next.output).toContain('reused pages of 4 unchanged sessions, rendering 1');
+    expect(leftovers()).toEqual([]);
   }, 300_000);
 });
 

@@ -11,6 +11,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { pathToFileURL } from 'node:url';
 import { SEARCH_STEP_ENV } from '../../integrations/pagefind.ts';
 import { PART_ENV } from '../archive/incremental.ts';
 import type { BuildContext } from './context.ts';
@@ -56,9 +57,10 @@ function renderPart(ctx: BuildContext, n: number, count: number): Promise<number
   const cwd = workingFolder(ctx.projectRoot, outDir);
   const label = count > 1 ? `[render ${n + 1}/${count}] ` : '';
   const astroBin = path.join(ctx.projectRoot, 'node_modules', 'astro', 'bin', 'astro.mjs');
+  const orphanGuard = pathToFileURL(path.join(ctx.projectRoot, 'src', 'lib', 'build', 'orphan-guard.ts')).href;
   const child = spawn(
     process.execPath,
-    [`--max-old-space-size=${ctx.heapMb}`, astroBin, 'build', '--root', ctx.projectRoot, ...ctx.astroArgs],
+    [`--max-old-space-size=${ctx.heapMb}`, `--import=${orphanGuard}`, astroBin, 'build', '--root', ctx.projectRoot, ...ctx.astroArgs],
     // Colours as if Astro wrote to the terminal itself.
     { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...partEnv, ...(process.stdout.isTTY && !partEnv.NO_COLOR ? { FORCE_COLOR: '1' } : {}) } },
   );
