@@ -13,7 +13,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ArchiveInputs } from '../../src/lib/archive/inputs.ts';
+import { siteFolders } from '../../src/lib/build/folders.ts';
 import { outDirHolds, refuseDemoOverArchive } from '../../src/lib/build/inputs.ts';
+import { recoverInterruptedSwap } from '../../src/lib/build/publish.ts';
 import { buildSite, projectRoot, startBuild } from '../helpers/build-site.ts';
 import { demoBuild } from '../helpers/homes.ts';
 import { htmlFiles } from '../helpers/site-files.ts';
@@ -163,6 +165,19 @@ describe('a build killed outright', () => {
     expect(next.output).toContain('reused pages of 4 unchanged sessions, rendering 1');
     expect(leftovers()).toEqual([]);
   }, 300_000);
+});
+
+describe('a build killed between the two renames of the swap', () => {
+  it('gets the old site put back by the next build', () => {
+    const dir = mkdtempSync(path.join(work, 'swap-'));
+    const folders = siteFolders(path.join(dir, 'site'));
+    mkdirSync(folders.previous, { recursive: true });
+    writeFileSync(path.join(folders.previous, 'index.html'), '<html></html>\n');
+    expect(recoverInterruptedSwap(folders)).toContain('put back');
+    expect(readFileSync(path.join(folders.live, 'index.html'), 'utf8')).toBe('<html></html>\n');
+    // With the out dir there, nothing to do.
+    expect(recoverInterruptedSwap(folders)).toBeUndefined();
+  });
 });
 
 describe('two builds started at once', () => {
