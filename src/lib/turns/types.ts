@@ -85,6 +85,8 @@ export interface Outcome {
   durationMs?: number;
   /** Set when the command went on in the background. */
   background?: BackgroundTask;
+  /** A file the call made that the result names (a generated image's path as written). */
+  producedFile?: string;
 }
 
 /**
