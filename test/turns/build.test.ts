@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { discoverSessions, readSession, type Session } from '../../src/lib/brain/index.ts';
-import { buildTurns, displayBody, type SessionTurns } from '../../src/lib/turns/index.ts';
+import { buildTurns, displayBody, sessionTurns, type SessionTurns } from '../../src/lib/turns/index.ts';
 import { projectRoot, readCase } from '../brain/helpers.ts';
 
 const demoHome = path.join(projectRoot, 'fixtures', 'demo');
@@ -22,7 +22,7 @@ async function readHome(home: string): Promise<Map<string, Session>> {
 function turnsOf(sessions: Map<string, Session>, prefix: string): { s: Session; t: SessionTurns } {
   const s = sessions.get(prefix);
   if (!s) throw new Error(`no session ${prefix}`);
-  return { s, t: buildTurns(s) };
+  return { s, t: sessionTurns(s) };
 }
 
 const call = (t: SessionTurns, id: string) => {
@@ -49,9 +49,9 @@ describe('turn builder on the demo', async () => {
     expect(call(t, '11.0').outcome.line).toMatchInlineSnapshot(`"npm test -- --reporter=dot · exit 0"`);
     expect(call(t, '52.0').outcome).toMatchObject({ status: 'failed', exitCode: 1 });
     expect(call(t, '52.0').outcome.line).toMatchInlineSnapshot(`"npx vitest run test/rate-limit.test.ts · exit 1"`);
-    expect(call(t, '46.0').outcome.line).toMatchInlineSnapshot(`"/Users/maya/code/orders-api/src/routes/orders.ts +2 −1"`);
+    expect(call(t, '46.0').outcome.line).toMatchInlineSnapshot(`"src/routes/orders.ts +2 −1"`);
     expect(call(t, '40.0').outcome.lineRange).toEqual({ from: 1, to: 20, total: 21 });
-    expect(call(t, '9.0').outcome.line).toMatchInlineSnapshot(`"\"rateLimit|rate-limit|throttle\" in /Users/maya/code/orders-api/src · 0 hits"`);
+    expect(call(t, '9.0').outcome.line).toMatchInlineSnapshot(`""rateLimit|rate-limit|throttle" in src · 0 hits"`);
     expect(call(t, '82.0').outcome.hits).toBe(1);
     expect(call(t, '30.0').outcome.granted).toMatchInlineSnapshot(`"command(npm)"`);
     expect(call(t, '38.0').outcome).toMatchObject({ status: 'failed', error: 'replace_file_content: target content not found in /Users/maya/code/orders-api/src/app.ts' });
@@ -116,7 +116,7 @@ describe('turn builder on the demo', async () => {
 
   it('writes timeline rows without transport headers, tags or boilerplate, and red only for failures', () => {
     for (const s of demo.values()) {
-      const t = buildTurns(s);
+      const t = sessionTurns(s);
       for (const v of t.steps) {
         expect(v.summary).not.toMatch(/^Created At:|<USER_REQUEST>|\{\{ CHECKPOINT|^The following is an? </);
         expect(v.summary).not.toBe('');

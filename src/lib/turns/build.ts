@@ -2,9 +2,9 @@
  * The turn builder: a session's merged steps as a conversation. One pure function, `buildTurns`; pages render its
  * result and never pair calls or read outcomes themselves.
  */
-import type { Message, Step, TaskLog } from '../brain/types.ts';
+import type { Message, Session, Step, TaskLog } from '../brain/types.ts';
 import { modelSequence, modelSwitches, modelsPerStep, UNKNOWN_MODEL } from './models.ts';
-import { firstLine, orphanOutcome, outcomeOf, shortTask, backgroundTaskId, stepFailed, errorText } from './outcome.ts';
+import { backgroundTaskId, errorText, firstLine, orphanOutcome, outcomeOf, pathShortener, shortTask, stepFailed } from './outcome.ts';
 import { isResultStep, pairCalls } from './pairing.ts';
 import { checkpointText, meaningfulLine, mentions, requestText, taskFinished, wrappedBody } from './text.ts';
 import { displayBody, readCommandText } from './transport.ts';
@@ -102,12 +102,41 @@ function linkBackground(
   return task;
 }
 
+const VERB: Record<string, string> = {
+  run_command: 'Ran',
+  write_to_file: 'Wrote',
+  replace_file_content: 'Edited',
+  multi_replace_file_content: 'Edited',
+  view_file: 'Viewed',
+  list_dir: 'Listed',
+  grep_search: 'Searched',
+  find_by_name: 'Found',
+  code_search: 'Searched code for',
+  skill_search: 'Searched skills for',
+  search_web: 'Searched the web for',
+  read_url_content: 'Read',
+  generate_image: 'Generated image',
+  manage_task: 'Task',
+  command_status: 'Checked',
+  schedule: 'Scheduled',
+  ask_permission: 'Asked permission:',
+  list_permissions: 'Listed',
+  ask_question: 'Asked the user,',
+};
+
+/** What a call did, as a row says it: a verb for the tool, then the outcome line (`Ran npm test · exit 1`). */
+export function callLine(call: ToolCallView): string {
+  const verb = Object.hasOwn(VERB, call.name) ? VERB[call.name] : call.name;
+  return `${verb} ${call.outcome.line}`;
+}
+
 /** The one-line summary of a step for its timeline row. */
 function stepLine(step: Step, calls: ToolCallView[], answers: ToolCallView | undefined): string {
-  if (answers) return cut(`${answers.name} ${answers.outcome.line}`);
+  // A result row says it answers (↳) and what came of it; its Type column says which tool wrote it.
+  if (answers) return cut(`↳ ${answers.outcome.line}`);
   if (calls.length > 0) {
     const [first, ...rest] = calls;
-    const head = first ? `${first.name} ${first.outcome.line}` : '';
+    const head = first ? callLine(first) : '';
     return cut(rest.length > 0 ? `${head} (+${rest.length} more)` : head);
   }
   switch (step.type) {
@@ -191,6 +220,7 @@ export function buildTurns(input: TurnInput): SessionTurns {
   const { perStep, segments } = modelsPerStep(steps);
   const { pairs, orphans } = pairCalls(steps);
   const orphanSet = new Set(orphans);
+  const short = pathShortener(input.workspace);
 
   // Calls, with outcomes and background tasks.
   const calls: ToolCallView[] = [];
@@ -202,7 +232,7 @@ export function buildTurns(input: TurnInput): SessionTurns {
     const call = callStep?.toolCalls[pair.callIndex];
     if (!callStep || !call) continue;
     const result = pair.resultPosition !== undefined ? steps[pair.resultPosition] : undefined;
-    const outcome = outcomeOf(call, result);
+    const outcome = outcomeOf(call, result, short);
     if (result) {
       const taskId = backgroundTaskId(result);
       if (taskId && outcome.kind === 'command') {
@@ -369,4 +399,9 @@ export function buildTurns(input: TurnInput): SessionTurns {
   }
 
   return { turns, calls, steps: stepViews, models: segments, modelSequence: modelSequence(segments), stepsPerModel, pairing };
+}
+
+/** `buildTurns` over a read (and redacted) session: its steps, task logs, messages and workspace. */
+export function sessionTurns(session: Pick<Session, 'steps' | 'taskLogs' | 'messages' | 'meta'>): SessionTurns {
+  return buildTurns({ steps: session.steps, taskLogs: session.taskLogs, messages: session.messages, workspace: session.meta.workspace });
 }

@@ -145,8 +145,30 @@ function jsonLines(body: string): number {
   return n;
 }
 
+/** How `Outcome.line` writes a path (the turn builder shortens workspace and session-folder paths). */
+export type PathShortener = (path: string) => string;
+
+/**
+ * A shortener that writes paths under `workspace` relative to it and paths inside an Antigravity session folder
+ * (`…/.gemini/<product>/brain/<uuid>/`, where artifacts and scratch scripts live) relative to that folder. Lines
+ * only: `Outcome.target` keeps the path as recorded.
+ */
+export function pathShortener(workspace: string | undefined): PathShortener {
+  const norm = (p: string) => p.replace(/\\/g, '/');
+  const ws = workspace ? norm(workspace).replace(/\/+$/, '') : undefined;
+  return (path) => {
+    const p = norm(path);
+    const brain = /^.*?\/\.gemini\/[^/]+\/brain\/[0-9a-f-]{36}\/(.+)$/i.exec(p);
+    if (brain?.[1]) return brain[1];
+    if (ws && ws !== '' && p.toLowerCase().startsWith(`${ws.toLowerCase()}/`)) return p.slice(ws.length + 1);
+    return path;
+  };
+}
+
+const asIs: PathShortener = (p) => p;
+
 /** The outcome of `call`, answered by `result` (absent when nothing answered it). */
-export function outcomeOf(call: ToolCall, result: Step | undefined): Outcome {
+export function outcomeOf(call: ToolCall, result: Step | undefined, short: PathShortener = asIs): Outcome {
   const kind = toolKind(call.name);
   const { createdAt, completedAt, body } = result?.content ? splitTransport(result.content) : { createdAt: undefined, completedAt: undefined, body: '' };
   const startedAt = createdAt ?? result?.createdAt;
@@ -194,7 +216,8 @@ export function outcomeOf(call: ToolCall, result: Step | undefined): Outcome {
         o.added = added;
         o.removed = removed;
       }
-      line = status === 'failed' ? `${path ?? call.name} · ${o.error ?? 'failed'}` : result ? `${path ?? call.name} +${added} −${removed}` : `${path ?? call.name}`;
+      const shown = path !== undefined ? short(path) : call.name;
+      line = status === 'failed' ? `${shown} · ${o.error ?? 'failed'}` : result ? `${shown} +${added} −${removed}` : shown;
       break;
     }
     case 'view': {
@@ -207,14 +230,15 @@ export function outcomeOf(call: ToolCall, result: Step | undefined): Outcome {
         o.lineRange = text.totalLines !== undefined ? { from, to, total: text.totalLines } : { from, to };
       }
       const range = o.lineRange ? ` lines ${o.lineRange.from}–${o.lineRange.to}${o.lineRange.total !== undefined ? ` of ${o.lineRange.total}` : ''}` : '';
-      line = status === 'failed' ? `${path ?? call.name} · ${o.error ?? 'failed'}` : `${path ?? call.name}${range}`;
+      const shown = path !== undefined ? short(path) : call.name;
+      line = status === 'failed' ? `${shown} · ${o.error ?? 'failed'}` : `${shown}${range}`;
       break;
     }
     case 'list': {
       const path = pathArg(call);
       if (path) o.target = path;
       if (result && status !== 'failed') o.hits = jsonLines(body);
-      line = `${path ?? call.name}${o.hits !== undefined ? ` · ${o.hits} ${o.hits === 1 ? 'entry' : 'entries'}` : ''}`;
+      line = `${path !== undefined ? short(path) : call.name}${o.hits !== undefined ? ` · ${o.hits} ${o.hits === 1 ? 'entry' : 'entries'}` : ''}`;
       break;
     }
     case 'search':
@@ -230,7 +254,7 @@ export function outcomeOf(call: ToolCall, result: Step | undefined): Outcome {
       }
       const shown = call.name === 'read_url_content' ? flat(query ?? call.name) : `"${flat(query ?? '', 100)}"`;
       const hits = o.hits !== undefined ? ` · ${o.hits} ${o.hits === 1 ? 'hit' : 'hits'}` : '';
-      line = status === 'failed' ? `${shown} · ${o.error ?? 'failed'}` : `${shown}${where ? ` in ${where}` : ''}${hits}`;
+      line = status === 'failed' ? `${shown} · ${o.error ?? 'failed'}` : `${shown}${where ? ` in ${short(where)}` : ''}${hits}`;
       break;
     }
     case 'image': {

@@ -256,4 +256,6 @@ export interface TurnInput {
   steps: import('../brain/types.ts').Step[];
   taskLogs?: import('../brain/types.ts').TaskLog[];
   messages?: import('../brain/types.ts').Message[];
+  /** The session's workspace (`SessionMeta.workspace`): outcome lines write paths under it relative to it. */
+  workspace?: string;
 }
