@@ -58,6 +58,10 @@ export const urls = {
   messages: (id: string, n = 1): string => page('sessions', id, 'messages', ...(n > 1 ? [String(n)] : [])),
   /** A session's task logs. */
   tasks: (id: string): string => page('sessions', id, 'tasks'),
+  /** One task log on the session's task-log page (`name` as `TaskLog.name`, e.g. `task-12`). */
+  taskLog: (id: string, name: string): string => `${page('sessions', id, 'tasks')}#${encodeURIComponent(anchors.taskLog(name))}`,
+  /** A turn of a session's conversation (`Turn.anchor` on the session page). */
+  turn: (id: string, n: number): string => `${page('sessions', id)}#${encodeURIComponent(anchors.turn(n))}`,
   /** A step's row in its session's timeline. */
   stepInTimeline: (id: string, key: string): string => `${page('sessions', id)}#${encodeURIComponent(anchors.step(key))}`,
 };
@@ -65,4 +69,8 @@ export const urls = {
 /** Anchors inside a session page. */
 export const anchors = {
   step: (key: string): string => `step-${key}`,
+  /** A task log's section on the task-log page. */
+  taskLog: (name: string): string => `log-${name}`,
+  /** A turn on the session page (the turn builder's `Turn.anchor`). */
+  turn: (n: number): string => `turn-${n}`,
 };

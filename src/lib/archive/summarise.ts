@@ -109,7 +109,7 @@ export function summariseSession(session: Session, redactions: Redaction[], reda
     problems: session.problems.map((p) => ({ ...p })),
     redactions: redactions.map((r) => ({ ...r })),
     redacted,
-    audit: auditRows(session),
+    audit: auditRows(session, turns),
     ref,
   };
   return { session: summary, steps, artifacts };

@@ -274,6 +274,8 @@ export function buildTurns(input: TurnInput): SessionTurns {
     if (list) list.push(view);
     else callsByStep.set(callStep.position, [view]);
   }
+  const finishedBy = new Map<string, string>();
+  for (const c of calls) if (c.outcome.background?.finishedStepKey) finishedBy.set(c.outcome.background.finishedStepKey, c.id);
   for (const pos of orphans) {
     const s = steps[pos];
     if (s) pairing.unpairedResults.push({ stepKey: s.key, position: pos, type: s.type });
@@ -346,6 +348,8 @@ export function buildTurns(input: TurnInput): SessionTurns {
     const model = perStep[step.position];
     if (model !== undefined) view.model = model;
     if (answers) view.answersCallId = answers.id;
+    const finishes = finishedBy.get(step.key);
+    if (finishes) view.finishesCallId = finishes;
     stepViews.push(view);
   }
 

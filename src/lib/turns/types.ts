@@ -230,6 +230,8 @@ export interface StepView {
   callIds: string[];
   /** Id of the call this step answers, when it is a result. */
   answersCallId?: string;
+  /** Id of the background command whose end this step reports (a SYSTEM_MESSAGE `Task id "…" finished`). */
+  finishesCallId?: string;
 }
 
 /** Everything the turn builder derives from a session's steps. */
