@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { discoverSessions, readSession, type Session } from '../../src/lib/brain/index.ts';
-import { buildTurns, displayBody, sessionTurns, type SessionTurns } from '../../src/lib/turns/index.ts';
+import { buildTurns, callOutput, displayBody, sessionTurns, type SessionTurns } from '../../src/lib/turns/index.ts';
 import { projectRoot, readCase } from '../brain/helpers.ts';
 
 const demoHome = path.join(projectRoot, 'fixtures', 'demo');
@@ -78,6 +78,17 @@ describe('turn builder on the demo', async () => {
       finishedMessageFile: expect.stringMatching(/^\.system_generated\/messages\/.+\.json$/),
       taskLogFile: '.system_generated/tasks/task-12.log',
     });
+  });
+
+  it("takes a call's output from its result, its output.txt, or the message saying its background task finished", () => {
+    const { s, t } = turnsOf(demo, '04c6284a');
+    const byKey = (key: string) => s.steps.find((x) => x.key === key);
+    const background = callOutput(call(t, '11.0'), byKey);
+    expect(background).toMatchObject({ from: 'task', stepKey: '15' });
+    expect(background?.text).toContain('Test Files  9 passed (9)');
+    expect(background?.text).not.toMatch(/Task id|The command completed successfully|<\/SYSTEM_MESSAGE>/);
+    expect(callOutput(call(t, '52.0'), byKey)).toMatchObject({ from: 'file', stepKey: '53', file: '.system_generated/steps/53/output.txt' });
+    expect(callOutput(call(t, '93.0'), byKey)?.text.startsWith(' docs/rate-limiting.md')).toBe(true);
   });
 
   it('opens each turn with the user words and counts what happened in it', () => {

@@ -8,4 +8,5 @@ export { pairCalls, isResultStep, NOT_RESULT_TYPES } from './pairing.ts';
 export { modelsPerStep, modelSequence, modelSwitches, UNKNOWN_MODEL } from './models.ts';
 export { displayBody, splitTransport, readCommandText, readViewText, readEditText } from './transport.ts';
 export { requestText, checkpointText, mentions } from './text.ts';
+export { callOutput, type CallOutput } from './output.ts';
 export type * from './types.ts';

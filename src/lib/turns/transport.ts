@@ -42,7 +42,8 @@ export interface CommandText {
 const SUCCESS = /^\s*The command completed successfully\.[ \t]*\r?\n?/;
 const EXITED = /^\s*The command (?:exited with code|failed with exit code:?) *(-?\d+)\.?[ \t]*\r?\n?/;
 const CANCELLED = /^\s*Step was canceled[^\n]*\r?\n?/;
-const OUTPUT_LABEL = /^\s*Output(?: so far)?:[ \t]*\r?\n?[ \t]*/;
+/** "Output:" and the tabs Antigravity indents with (tabs only: a first output line that starts with a space keeps it, as `git diff --stat` needs). */
+const OUTPUT_LABEL = /^\s*Output(?: so far)?:[ \t]*\r?\n?\t*/;
 const TASK_ID = /task id: *([^\s"\\]+\/task-\d+|task-\d+)/;
 const TASK_LOG_LINE = /^Task logs are available at:.*$/m;
 
