@@ -58,10 +58,10 @@ export const urls = {
   messages: (id: string, n = 1): string => page('sessions', id, 'messages', ...(n > 1 ? [String(n)] : [])),
   /** A session's task logs. */
   tasks: (id: string): string => page('sessions', id, 'tasks'),
-  /** One task log on the session's task-log page (`name` as `TaskLog.name`, e.g. `task-12`). */
-  taskLog: (id: string, name: string): string => `${page('sessions', id, 'tasks')}#${encodeURIComponent(anchors.taskLog(name))}`,
-  /** A turn of a session's conversation (`Turn.anchor` on the session page). */
-  turn: (id: string, n: number): string => `${page('sessions', id)}#${encodeURIComponent(anchors.turn(n))}`,
+  /** A task log on the task-log page `n` that holds it (`name` as the reader names it: `task-12`). */
+  taskLog: (id: string, name: string, n = 1): string => `${page('sessions', id, 'tasks', ...(n > 1 ? [String(n)] : []))}#${encodeURIComponent(anchors.taskLog(name))}`,
+  /** A turn of a session's conversation, on the conversation page `n` that holds it. */
+  turn: (id: string, turn: number, n = 1): string => `${n > 1 ? page('sessions', id, 'conversation', String(n)) : page('sessions', id)}#${anchors.turn(turn)}`,
   /** A step's row in its session's timeline. */
   stepInTimeline: (id: string, key: string): string => `${page('sessions', id)}#${encodeURIComponent(anchors.step(key))}`,
 };
@@ -69,8 +69,8 @@ export const urls = {
 /** Anchors inside a session page. */
 export const anchors = {
   step: (key: string): string => `step-${key}`,
-  /** A task log's section on the task-log page. */
-  taskLog: (name: string): string => `log-${name}`,
-  /** A turn on the session page (the turn builder's `Turn.anchor`). */
+  /** A turn's header (`Turn.anchor` of the turn builder is the same). */
   turn: (n: number): string => `turn-${n}`,
+  /** A task log on its page. */
+  taskLog: (name: string): string => `task-${name.replace(/^task-/, '')}`,
 };
