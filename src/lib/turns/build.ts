@@ -221,6 +221,8 @@ export function buildTurns(input: TurnInput): SessionTurns {
   const { pairs, orphans } = pairCalls(steps);
   const orphanSet = new Set(orphans);
   const short = pathShortener(input.workspace);
+  let byKey: Map<string, Step> | undefined;
+  const stepByKey = (): Map<string, Step> => (byKey ??= new Map(steps.map((x) => [x.key, x])));
 
   // Calls, with outcomes and background tasks.
   const calls: ToolCallView[] = [];
@@ -238,6 +240,14 @@ export function buildTurns(input: TurnInput): SessionTurns {
       if (taskId && outcome.kind === 'command') {
         const task = linkBackground(taskId, result, steps, input.messages ?? [], input.taskLogs ?? []);
         outcome.background = task;
+        // The RUNNING result has no Completed At; the step saying the task finished is when it ended.
+        const finishedAt = task.finishedStepKey !== undefined ? stepByKey().get(task.finishedStepKey)?.createdAt : undefined;
+        if (outcome.completedAt === undefined && finishedAt !== undefined) {
+          outcome.completedAt = finishedAt;
+          const a = ms(outcome.startedAt);
+          const b = ms(finishedAt);
+          if (a !== undefined && b !== undefined && b >= a) outcome.durationMs = b - a;
+        }
         if (outcome.exitCode === undefined && task.exitCode !== undefined) {
           outcome.exitCode = task.exitCode;
           outcome.status = task.exitCode === 0 ? 'ok' : 'failed';
