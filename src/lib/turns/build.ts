@@ -41,7 +41,8 @@ function ms(iso: string | undefined): number | undefined {
 }
 
 function cut(text: string, max = STEP_SUMMARY_MAX): string {
-  const line = text.replace(/\s+/g, ' ').trim();
+  // Only the head can show: collapsing whitespace over a whole 50 kB command first was a measured cost.
+  const line = text.slice(0, max * 4).replace(/\s+/g, ' ').trim();
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
@@ -65,40 +66,63 @@ function baseName(file: string): string {
   return file.split(/[\\/]/).pop() ?? file;
 }
 
+/** Where each background task's end is told, indexed once per session (a scan per call was O(steps × tasks)). */
+interface TaskEnds {
+  /** Short task id (`task-12`) → the SYSTEM_MESSAGE steps saying it finished, in timeline order, with the exit code. */
+  steps: Map<string, { position: number; key: string; exitCode?: number }[]>;
+  /** Short task id → the first message file saying it finished, with the exit code. */
+  messages: Map<string, { file: string; exitCode?: number }>;
+  /** Short task id → its `tasks/task-N.log`. */
+  logs: Map<string, string>;
+}
+
+const exitOf = (result: string): number | undefined => readCommandText(result.replace(/^\s*\r?\n/, '')).exitCode;
+
+function indexTaskEnds(steps: readonly Step[], messages: readonly Message[], taskLogs: readonly TaskLog[]): TaskEnds {
+  const ends: TaskEnds = { steps: new Map(), messages: new Map(), logs: new Map() };
+  for (const s of steps) {
+    if (s.type !== 'SYSTEM_MESSAGE' || !s.content?.includes('finished')) continue;
+    const done = taskFinished(s.content);
+    if (!done) continue;
+    const short = shortTask(done.taskId);
+    const entry: { position: number; key: string; exitCode?: number } = { position: s.position, key: s.key };
+    const exit = exitOf(done.result);
+    if (exit !== undefined) entry.exitCode = exit;
+    const list = ends.steps.get(short);
+    if (list) list.push(entry);
+    else ends.steps.set(short, [entry]);
+  }
+  for (const m of messages) {
+    const done = taskFinished(m.content);
+    if (!done) continue;
+    const short = shortTask(done.taskId);
+    if (ends.messages.has(short)) continue;
+    const exit = exitOf(done.result);
+    ends.messages.set(short, exit !== undefined ? { file: m.file, exitCode: exit } : { file: m.file });
+  }
+  for (const t of taskLogs) {
+    const name = baseName(t.file).replace(/\.log$/, '');
+    if (!ends.logs.has(name)) ends.logs.set(name, t.file);
+  }
+  return ends;
+}
+
 /** Link a background command to the step and message saying it finished, and its task log. */
-function linkBackground(
-  taskId: string,
-  runningStep: Step,
-  steps: readonly Step[],
-  messages: readonly Message[],
-  taskLogs: readonly TaskLog[],
-): BackgroundTask {
+function linkBackground(taskId: string, runningStep: Step, ends: TaskEnds): BackgroundTask {
   const task: BackgroundTask = { taskId, runningStepKey: runningStep.key };
   const short = shortTask(taskId);
-  for (let i = runningStep.position + 1; i < steps.length; i++) {
-    const s = steps[i];
-    if (!s?.content) continue;
-    const done = s.type === 'SYSTEM_MESSAGE' ? taskFinished(s.content) : undefined;
-    if (done && (done.taskId === taskId || shortTask(done.taskId) === short)) {
-      task.finishedStepKey = s.key;
-      const exit = readCommandText(done.result.replace(/^\s*\r?\n/, '')).exitCode;
-      if (exit !== undefined) task.exitCode = exit;
-      break;
-    }
+  const step = ends.steps.get(short)?.find((e) => e.position > runningStep.position);
+  if (step) {
+    task.finishedStepKey = step.key;
+    if (step.exitCode !== undefined) task.exitCode = step.exitCode;
   }
-  const message = messages.find((m) => {
-    const done = taskFinished(m.content);
-    return done !== undefined && (done.taskId === taskId || shortTask(done.taskId) === short);
-  });
+  const message = ends.messages.get(short);
   if (message) {
     task.finishedMessageFile = message.file;
-    if (task.exitCode === undefined) {
-      const exit = readCommandText((taskFinished(message.content)?.result ?? '').replace(/^\s*\r?\n/, '')).exitCode;
-      if (exit !== undefined) task.exitCode = exit;
-    }
+    if (task.exitCode === undefined && message.exitCode !== undefined) task.exitCode = message.exitCode;
   }
-  const log = taskLogs.find((t) => baseName(t.file) === `${short}.log` || t.name === short || t.name === `${short}.log`);
-  if (log) task.taskLogFile = log.file;
+  const log = ends.logs.get(short);
+  if (log) task.taskLogFile = log;
   return task;
 }
 
@@ -220,8 +244,18 @@ export function buildTurns(input: TurnInput): SessionTurns {
   const { perStep, segments } = modelsPerStep(steps);
   const { pairs, orphans } = pairCalls(steps);
   const orphanSet = new Set(orphans);
+  const orphanOutcomes = new Map<number, ReturnType<typeof orphanOutcome>>();
+  const orphanOf = (step: Step): ReturnType<typeof orphanOutcome> => {
+    let o = orphanOutcomes.get(step.position);
+    if (!o) {
+      o = orphanOutcome(step);
+      orphanOutcomes.set(step.position, o);
+    }
+    return o;
+  };
   const short = pathShortener(input.workspace);
   let byKey: Map<string, Step> | undefined;
+  let taskEnds: TaskEnds | undefined;
   const stepByKey = (): Map<string, Step> => (byKey ??= new Map(steps.map((x) => [x.key, x])));
 
   // Calls, with outcomes and background tasks.
@@ -236,9 +270,10 @@ export function buildTurns(input: TurnInput): SessionTurns {
     const result = pair.resultPosition !== undefined ? steps[pair.resultPosition] : undefined;
     const outcome = outcomeOf(call, result, short);
     if (result) {
-      const taskId = backgroundTaskId(result);
-      if (taskId && outcome.kind === 'command') {
-        const task = linkBackground(taskId, result, steps, input.messages ?? [], input.taskLogs ?? []);
+      const taskId = outcome.kind === 'command' ? backgroundTaskId(result) : undefined;
+      if (taskId) {
+        taskEnds ??= indexTaskEnds(steps, input.messages ?? [], input.taskLogs ?? []);
+        const task = linkBackground(taskId, result, taskEnds);
         outcome.background = task;
         // The RUNNING result has no Completed At; the step saying the task finished is when it ended.
         const finishedAt = task.finishedStepKey !== undefined ? stepByKey().get(task.finishedStepKey)?.createdAt : undefined;
@@ -271,7 +306,7 @@ export function buildTurns(input: TurnInput): SessionTurns {
       view.resultType = result.type;
       pairing.paired++;
       if (result.content) {
-        const body = displayBody(result.content, call.name, result.type).replace(/^\n+/, '').replace(/\s+$/, '');
+        const body = displayBody(result.content, call.name, result.type).replace(/^\n+/, '').trimEnd();
         view.outputChars = body.length;
         if (body !== '') view.outputHead = body.length > OUTPUT_HEAD_MAX ? body.slice(0, OUTPUT_HEAD_MAX) : body;
       }
@@ -338,7 +373,7 @@ export function buildTurns(input: TurnInput): SessionTurns {
         if (step.createdAt) item.createdAt = step.createdAt;
         turn.items.push(item);
       } else if (isResultStep(step)) {
-        if (orphanSet.has(step.position)) turn.items.push({ kind: 'orphan-result', stepKey: step.key, position: step.position, type: step.type, outcome: orphanOutcome(step) });
+        if (orphanSet.has(step.position)) turn.items.push({ kind: 'orphan-result', stepKey: step.key, position: step.position, type: step.type, outcome: orphanOf(step) });
         // A paired result is shown through its call.
       } else fold(turn, foldedKind(step), step);
     }
@@ -352,7 +387,7 @@ export function buildTurns(input: TurnInput): SessionTurns {
         : stepCalls.length > 0
           ? stepCalls.some((c) => c.outcome.status === 'failed')
           : isResultStep(step)
-            ? orphanOutcome(step).status === 'failed'
+            ? orphanOf(step).status === 'failed'
             : stepFailed(step);
     const view: StepView = { key: step.key, position: step.position, turn: t.number, summary: stepLine(step, stepCalls, answers), failed, callIds: stepCalls.map((c) => c.id) };
     const model = perStep[step.position];
@@ -394,7 +429,7 @@ export function buildTurns(input: TurnInput): SessionTurns {
           times.push(b);
         }
       }
-      if (orphanSet.has(p) && orphanOutcome(s).status === 'failed') st.failures++;
+      if (orphanSet.has(p) && orphanOf(s).status === 'failed') st.failures++;
     }
     if (times.length > 0) {
       const first = Math.min(...times);

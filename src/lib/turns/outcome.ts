@@ -80,7 +80,8 @@ export function firstLine(text: string, max = OUTCOME_LINE_MAX): string {
 
 /** One line, whitespace runs collapsed (a multi-line command shown on one row). */
 function flat(text: string, max = OUTCOME_LINE_MAX): string {
-  const line = text.replace(/\s+/g, ' ').trim();
+  // Only the head can show: collapsing whitespace over a whole 50 kB command first was a measured cost.
+  const line = text.slice(0, max * 4).replace(/\s+/g, ' ').trim();
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
@@ -122,9 +123,13 @@ const TASK_IN_RAW = /task id: *([A-Za-z0-9._-]+\/task-\d+|task-\d+)/;
 
 /** The background task id a result announced, from its content or from any record of it (RUNNING before DONE). */
 export function backgroundTaskId(step: Step): string | undefined {
-  const inContent = step.content ? TASK_IN_RAW.exec(step.content)?.[1] : undefined;
+  // `includes` first: the raw lines are whole records, and the regex over each of them was a measured cost.
+  const inContent = step.content?.includes('task id:') ? TASK_IN_RAW.exec(step.content)?.[1] : undefined;
   if (inContent) return inContent;
+  // One record per transcript means no RUNNING record was rewritten: the content said all there is.
+  if (step.sources.length <= (step.origin === 'both' ? 2 : 1)) return undefined;
   for (const src of step.sources) {
+    if (!src.raw.includes('task id:')) continue;
     const m = TASK_IN_RAW.exec(src.raw);
     if (m?.[1]) return m[1];
   }
@@ -282,8 +287,9 @@ export function outcomeOf(call: ToolCall, result: Step | undefined, short: PathS
     case 'task': {
       const id = str(call.args.TaskId) ?? str(call.args.CommandId);
       if (id) o.target = id;
-      const state = /^Status: *(\S+)/m.exec(body)?.[1];
-      const cancelled = /was cancell?ed/i.test(body);
+      const head = body.slice(0, 2000);
+      const state = /^Status: *(\S+)/m.exec(head)?.[1];
+      const cancelled = /was cancell?ed/i.test(head);
       const action = str(call.args.Action);
       line =
         call.name === 'schedule'

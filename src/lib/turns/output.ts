@@ -19,7 +19,7 @@ export interface CallOutput {
   file?: string;
 }
 
-const trim = (t: string): string => t.replace(/^\s*\n/, '').replace(/\s+$/, '');
+const trim = (t: string): string => t.replace(/^\s*\n/, '').trimEnd();
 
 /** The output of `call`; `stepOf` looks a step up by key. Undefined when nothing holds any. */
 export function callOutput(call: ToolCallView, stepOf: (key: string) => Step | undefined): CallOutput | undefined {

@@ -49,6 +49,7 @@ const TASK_LOG_LINE = /^Task logs are available at:.*$/m;
 
 /** Undo the tab indent Antigravity puts before its own sentences and the first output line. */
 function dedentTransport(text: string): string {
+  if (!text.includes('Stdout:') && !text.includes('Stderr:')) return text.replace(/^\n+/, '');
   return text.replace(/^\n+/, '').replace(/^[ \t]+(Stdout:|Stderr:)/gm, '$1').replace(/^(Stdout:|Stderr:)\r?\n[ \t]+/gm, '$1\n');
 }
 
@@ -102,10 +103,12 @@ export function decodeFilePath(path: string): string {
 
 /** Read a view_file result's body (after `splitTransport`). */
 export function readViewText(body: string): ViewText {
-  const path = VIEW_PATH.exec(body)?.[1];
-  const total = VIEW_TOTAL.exec(body)?.[1];
-  const showing = VIEW_SHOWING.exec(body);
-  const rest = body.replace(VIEW_PATH, '').replace(VIEW_TOTAL, '').replace(VIEW_BYTES, '').replace(VIEW_SHOWING, '').replace(VIEW_NOTE, '');
+  // The header lines sit at the top; looking for them through a whole viewed file was a measured cost.
+  const top = body.slice(0, 8192);
+  const path = VIEW_PATH.exec(top)?.[1];
+  const total = VIEW_TOTAL.exec(top)?.[1];
+  const showing = VIEW_SHOWING.exec(top);
+  const rest = top.replace(VIEW_PATH, '').replace(VIEW_TOTAL, '').replace(VIEW_BYTES, '').replace(VIEW_SHOWING, '').replace(VIEW_NOTE, '') + body.slice(top.length);
   return {
     path: path !== undefined ? decodeFilePath(path) : undefined,
     totalLines: total !== undefined ? Number(total) : undefined,
@@ -134,12 +137,14 @@ export interface EditText {
 
 /** Read an edit result's body (replace_file_content, multi_replace_file_content, write_to_file). */
 export function readEditText(body: string): EditText {
-  const head = EDIT_HEAD.exec(body);
-  const created = CREATED_FILE.exec(body);
+  // The sentences sit at the top; matching them over a whole written file was a measured cost.
+  const top = body.slice(0, 4096);
+  const head = EDIT_HEAD.exec(top);
+  const created = CREATED_FILE.exec(top);
   let added = 0;
   let removed = 0;
   let hasDiff = false;
-  for (const m of body.matchAll(DIFF_BLOCK)) {
+  for (const m of body.includes('[diff_block_start]') ? body.matchAll(DIFF_BLOCK) : []) {
     hasDiff = true;
     for (const line of (m[1] ?? '').split('\n')) {
       if (line.startsWith('+++') || line.startsWith('---')) continue;
@@ -154,7 +159,7 @@ export function readEditText(body: string): EditText {
     added,
     removed,
     hasDiff,
-    body: body.replace(EDIT_HEAD, '').replace(CREATED_FILE, '').replace(PROACTIVE, '').replace(/^\n+/, ''),
+    body: (top.replace(EDIT_HEAD, '').replace(CREATED_FILE, '').replace(PROACTIVE, '') + body.slice(top.length)).replace(/^\n+/, ''),
   };
 }
 
