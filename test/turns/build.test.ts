@@ -70,6 +70,8 @@ describe('turn builder on the demo', async () => {
 
   it('links a background command to the message saying it finished and its task log', () => {
     const { t } = turnsOf(demo, '04c6284a');
+    // The turn shows the task's final output, not "Tool is running as a background task".
+    expect(call(t, '11.0').outputHead).toContain('Test Files  9 passed (9)');
     expect(call(t, '11.0').outcome.background).toEqual({
       taskId: '04c6284a-930e-444f-982e-37e931b8daf3/task-12',
       runningStepKey: '12',

@@ -7,7 +7,8 @@ import { modelSequence, modelSwitches, modelsPerStep, UNKNOWN_MODEL } from './mo
 import { backgroundTaskId, errorText, firstLine, orphanOutcome, outcomeOf, pathShortener, shortTask, stepFailed } from './outcome.ts';
 import { isResultStep, pairCalls } from './pairing.ts';
 import { checkpointText, meaningfulLine, mentions, requestText, taskFinished, wrappedBody } from './text.ts';
-import { displayBody, readCommandText } from './transport.ts';
+import { readCommandText } from './transport.ts';
+import { callOutput } from './output.ts';
 import type {
   BackgroundTask,
   FoldedKind,
@@ -305,10 +306,11 @@ export function buildTurns(input: TurnInput): SessionTurns {
       view.resultPosition = result.position;
       view.resultType = result.type;
       pairing.paired++;
-      if (result.content) {
-        const body = displayBody(result.content, call.name, result.type).replace(/^\n+/, '').trimEnd();
-        view.outputChars = body.length;
-        if (body !== '') view.outputHead = body.length > OUTPUT_HEAD_MAX ? body.slice(0, OUTPUT_HEAD_MAX) : body;
+      // The same text the call's step page shows (`callOutput`): a background command's is its task's final output.
+      const output = callOutput(view, (key) => stepByKey().get(key));
+      if (output) {
+        view.outputChars = output.text.length;
+        if (output.text !== '') view.outputHead = output.text.length > OUTPUT_HEAD_MAX ? output.text.slice(0, OUTPUT_HEAD_MAX) : output.text;
       }
       answeredBy.set(result.position, view);
     } else {
