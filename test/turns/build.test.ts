@@ -53,6 +53,7 @@ describe('turn builder on the demo', async () => {
     expect(call(t, '40.0').outcome.lineRange).toEqual({ from: 1, to: 20, total: 21 });
     expect(call(t, '9.0').outcome.line).toMatchInlineSnapshot(`""rateLimit|rate-limit|throttle" in src · 0 hits"`);
     expect(call(t, '82.0').outcome.hits).toBe(1);
+    expect(call(t, '20.0').outcome.line).toMatch(/ · 4 sources$/);
     expect(call(t, '30.0').outcome.granted).toMatchInlineSnapshot(`"command(npm)"`);
     expect(call(t, '38.0').outcome).toMatchObject({ status: 'failed', error: 'replace_file_content: target content not found in /Users/maya/code/orders-api/src/app.ts' });
     expect(call(t, '65.0').outcome.status).toBe('cancelled');

@@ -256,9 +256,12 @@ export function outcomeOf(call: ToolCall, result: Step | undefined, short: PathS
         if (/^\s*No results found/i.test(body)) o.hits = 0;
         else if (found) o.hits = Number(found[1]);
         else if (kind === 'search') o.hits = jsonLines(body) || body.split('\n').filter((l) => /^- /.test(l)).length;
+        // A web search ends with its sources, one `[n] [site](url)` (86033144) or `[n] url` (the demo) line each.
+        else if (call.name === 'search_web') o.hits = (body.match(/^\[\d+\] +(?:\[|https?:)/gm) ?? []).length;
       }
       const shown = call.name === 'read_url_content' ? flat(query ?? call.name) : `"${flat(query ?? '', 100)}"`;
-      const hits = o.hits !== undefined ? ` · ${o.hits} ${o.hits === 1 ? 'hit' : 'hits'}` : '';
+      const unit = call.name === 'search_web' ? ['source', 'sources'] : ['hit', 'hits'];
+      const hits = o.hits !== undefined ? ` · ${o.hits} ${o.hits === 1 ? unit[0] : unit[1]}` : '';
       line = status === 'failed' ? `${shown} · ${o.error ?? 'failed'}` : `${shown}${where ? ` in ${short(where)}` : ''}${hits}`;
       break;
     }
