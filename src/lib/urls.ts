@@ -39,7 +39,7 @@ export const urls = {
   search: (query?: string): string => page('search') + (query ? `?q=${encodeURIComponent(query)}` : ''),
   report: (): string => page('report'),
   about: (): string => page('about'),
-  /** A file under `public/` or generated at the root (e.g. `pagefind/pagefind-ui.js`). */
+  /** A file under `public/` or generated at the root (e.g. `pagefind/pagefind.js`). */
   asset: (rel: string): string => `${basePath()}/${rel.replace(/^\/+/, '')}`,
   /** The Pagefind bundle folder. */
   pagefind: (rel = ''): string => `${basePath()}/pagefind/${rel}`,

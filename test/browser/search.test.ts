@@ -8,7 +8,7 @@ import type { BrowserContext } from 'playwright-core';
 import { demoBuild } from '../helpers/homes.ts';
 import { hasChromium, launchBrowser } from '../helpers/browser.ts';
 import { serveStatic, type StaticServer } from '../../scripts/lib/static-server.ts';
-import { expectProductFilterNarrows, resultCount } from '../helpers/search-ui.ts';
+import { RESULT_LINK, expectProductFilterNarrows, resultCount } from '../helpers/search-ui.ts';
 
 describe.skipIf(!hasChromium())('search in the browser', () => {
   let server: StaticServer;
@@ -39,7 +39,7 @@ describe.skipIf(!hasChromium())('search in the browser', () => {
     await page.locator('#site-search').press('Enter');
     await page.waitForURL(/\/search\/\?q=logslice/);
     expect(await resultCount(page, 'logslice')).toBeGreaterThan(0);
-    const stepLink = page.locator('a.pagefind-ui__result-link[href*="/steps/"]').first();
+    const stepLink = page.locator(`${RESULT_LINK}[href*="/steps/"]`).first();
     await stepLink.waitFor({ timeout: 15_000 });
     const href = await stepLink.getAttribute('href');
     await stepLink.click();
