@@ -352,7 +352,8 @@ export async function makeHostileFilterHome(dir: string): Promise<HostileFilterH
     step(0, {
       source: 'USER_EXPLICIT', type: 'USER_INPUT',
       content:
-        `<USER_REQUEST>\nCount the ${word} files\n</USER_REQUEST>\n<USER_SETTINGS_CHANGE>\nThe user changed setting ` +
+        // The first request is the session's title: in every result title and in the session filter.
+        `<USER_REQUEST>\nCount the ${word} files ${plantedMarkup('title')}\n</USER_REQUEST>\n<USER_SETTINGS_CHANGE>\nThe user changed setting ` +
         `\`Model Selection\` from None to ${values.model}. No need to comment on this change.\n</USER_SETTINGS_CHANGE>`,
     }),
     step(1, {

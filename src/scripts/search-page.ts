@@ -108,7 +108,31 @@ function resultFacts(fragment: Fragment): string {
   return facts.join(' · ');
 }
 
-/** One result: title link, facts, excerpt, and the page's matching sections. */
+/** Words for the turn builder's outcome statuses (`outcome-status` meta); anything else is not shown. */
+const OUTCOME_WORDS: Record<string, string> = {
+  ok: 'Done',
+  failed: 'Failed',
+  running: 'Still running',
+  cancelled: 'Cancelled',
+  unknown: 'No result',
+};
+
+/** How the step ended (`outcome` meta), as a line: red only for a failure, amber outside the sandbox. */
+function outcomeNode(fragment: Fragment): HTMLParagraphElement | undefined {
+  const line = fragment.meta.outcome?.trim();
+  if (!line) return undefined;
+  const status = fragment.meta['outcome-status'] ?? '';
+  const word = Object.hasOwn(OUTCOME_WORDS, status) ? OUTCOME_WORDS[status] : undefined;
+  const outside = fragment.filters.outcome?.includes('outside sandbox') ?? false;
+  const p = el('p', 'search-result-outcome');
+  if (status === 'failed') p.classList.add('is-failed');
+  if (word) p.append(el('span', 'search-result-outcome-status', word), document.createTextNode(' · '));
+  p.append(document.createTextNode(line));
+  if (outside) p.append(document.createTextNode(' · '), el('span', 'search-result-outcome-bypass', 'outside the sandbox'));
+  return p;
+}
+
+/** One result: title link, facts, outcome, excerpt, and the page's matching sections. */
 function resultNode(fragment: Fragment): HTMLLIElement {
   const li = el('li', 'search-result');
   const heading = el('h2', 'search-result-title');
@@ -122,6 +146,8 @@ function resultNode(fragment: Fragment): HTMLLIElement {
   li.append(heading);
   const facts = resultFacts(fragment);
   if (facts) li.append(el('p', 'search-result-facts', facts));
+  const outcome = outcomeNode(fragment);
+  if (outcome) li.append(outcome);
   const words = contentWords(fragment.content);
   const [, firstSectionEnd] = sectionRange(fragment.anchors, words.length);
   const sections = fragment.sub_results
