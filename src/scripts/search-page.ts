@@ -12,6 +12,7 @@
  * URL (`?q=`), so a reload or a shared link shows the same results.
  */
 import {
+  afterHeading,
   contentWords,
   excerptParts,
   sectionRange,
@@ -58,8 +59,6 @@ interface PagefindApi {
 const PAGE_SIZE = 10;
 /** Typing waits this long before a search (a query per keystroke would thrash the index). */
 const DEBOUNCE_MS = 300;
-/** Sections of a page listed under its result, at most. */
-const MAX_SECTIONS = 3;
 /**
  * Shards are ranked apart and merged by score, so a shard without the exact word ranks its near matches as if
  * they were the best (a search for a word of one session listed other sessions first). A steep term-similarity
@@ -132,7 +131,7 @@ function outcomeNode(fragment: Fragment): HTMLParagraphElement | undefined {
   return p;
 }
 
-/** One result: title link, facts, outcome, excerpt, and the page's matching sections. */
+/** One result: title link, facts, outcome, and an excerpt from the page's best-matching section. */
 function resultNode(fragment: Fragment): HTMLLIElement {
   const li = el('li', 'search-result');
   const heading = el('h2', 'search-result-title');
@@ -148,33 +147,25 @@ function resultNode(fragment: Fragment): HTMLLIElement {
   if (facts) li.append(el('p', 'search-result-facts', facts));
   const outcome = outcomeNode(fragment);
   if (outcome) li.append(outcome);
+  // One excerpt per result, from the section with the most hit score: step pages have a heading per block, and
+  // an excerpt per section repeated the same words under "Output", "Call 1" and the like.
   const words = contentWords(fragment.content);
-  const [, firstSectionEnd] = sectionRange(fragment.anchors, words.length);
-  const sections = fragment.sub_results
-    .filter((sub) => sub.anchor)
+  const best = fragment.sub_results
     .map((sub) => ({ sub, score: sub.weighted_locations.reduce((n, h) => n + h.balanced_score, 0) }))
-    .sort((a, b) => b.score - a.score)
-    .slice(0, MAX_SECTIONS);
-  // The page's own excerpt from the text before its first section, when a hit is there (else from the whole page).
-  const lead = fragment.weighted_locations.some((h) => h.location < firstSectionEnd) && sections.length > 0 ? firstSectionEnd : words.length;
-  li.append(excerptNode(excerptParts(words, fragment.weighted_locations, 0, lead), 'search-result-excerpt'));
-  if (sections.length > 0) {
-    const list = el('ul', 'search-result-sections');
-    for (const { sub } of sections) {
-      const item = el('li');
-      const subHref = safeHref(sub.url);
-      const subTitle = sub.title.trim() || title;
-      if (subHref) {
-        const link = el('a', 'search-result-section-link', subTitle);
-        link.href = subHref;
-        item.append(link);
-      } else item.append(el('span', undefined, subTitle));
-      const [from, to] = sectionRange(fragment.anchors, words.length, sub.anchor);
-      item.append(excerptNode(excerptParts(words, sub.weighted_locations, from, to), 'search-result-excerpt'));
-      list.append(item);
-    }
-    li.append(list);
+    .sort((a, b) => b.score - a.score)[0]?.sub;
+  const [start, to] = best ? sectionRange(fragment.anchors, words.length, best.anchor) : [0, words.length];
+  const sectionHref = best?.anchor ? safeHref(best.url) : undefined;
+  const sectionTitle = best?.anchor ? best.title.trim() : '';
+  const from = sectionHref && sectionTitle ? Math.min(afterHeading(words, start, sectionTitle), to) : start;
+  const hits = best ? best.weighted_locations : fragment.weighted_locations;
+  const excerpt = excerptNode(excerptParts(words, hits, from, to), 'search-result-excerpt');
+  if (sectionHref && sectionTitle) {
+    // Where on the page the words are, as a link to that section.
+    const link = el('a', 'search-result-section-link', sectionTitle);
+    link.href = sectionHref;
+    excerpt.prepend(link, document.createTextNode(' — '));
   }
+  li.append(excerpt);
   return li;
 }
 

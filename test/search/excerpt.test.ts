@@ -4,7 +4,7 @@
  * panels list every value with its count, ticked values as Pagefind `any` filters.
  */
 import { describe, expect, it } from 'vitest';
-import { contentWords, densestStart, excerptParts, excerptText, sectionRange } from '../../src/lib/search/excerpt.ts';
+import { afterHeading, contentWords, densestStart, excerptParts, excerptText, sectionRange } from '../../src/lib/search/excerpt.ts';
 import { filterGroups, searchFilters } from '../../src/lib/search/filters.ts';
 
 const hit = (location: number, balanced_score = 1) => ({ location, balanced_score });
@@ -45,6 +45,12 @@ describe('excerptParts', () => {
     expect(sectionRange(anchors, 100)).toEqual([0, 20]);
     expect(sectionRange(anchors, 100, anchors[0])).toEqual([20, 40]);
     expect(sectionRange(anchors, 100, anchors[2])).toEqual([40, 100]);
+  });
+
+  it('starts a section after its heading text, when the heading is what the section begins with', () => {
+    const page = contentWords('Intro text. Call 1: run_command. Ran npm test · exit 0.');
+    expect(afterHeading(page, 2, 'Call 1: run_command')).toBe(5);
+    expect(afterHeading(page, 0, 'Call 1: run_command')).toBe(0);
   });
 
   it('picks the middle of equally good windows', () => {

@@ -119,3 +119,15 @@ export function sectionRange(anchors: PageAnchor[], wordCount: number, anchor?: 
 export function excerptText(parts: ExcerptPart[]): string {
   return parts.map((p) => p.text).join('');
 }
+
+/**
+ * Where a section's words start after its heading: a section's range begins at the heading's own text, and an
+ * excerpt under a link named for the heading would say it twice ("Call 1: run_command — Call 1: run_command. Ran…").
+ * Pagefind ends a heading's text with a full stop, so words are compared without trailing punctuation.
+ */
+export function afterHeading(words: string[], from: number, heading: string): number {
+  const title = contentWords(heading.trim()).filter(Boolean);
+  const bare = (w: string) => w.replace(/[.:;,]+$/, '');
+  const matches = title.length > 0 && title.every((w, i) => bare(words[from + i] ?? '') === bare(w));
+  return matches ? from + title.length : from;
+}
