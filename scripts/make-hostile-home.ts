@@ -303,6 +303,70 @@ export async function makeHostileHome(dir: string): Promise<HostileHome> {
   };
 }
 
+/** The search filters a session's fields end up in, each planted below with markup of its own. */
+export const FILTER_FIELDS = ['workspace', 'model', 'product', 'tool', 'step type', 'status'] as const;
+
+/**
+ * Markup for one filter field: a refresh (the navigation issue 10 saw), an image whose error handler runs, a login link, each
+ * element marked `data-planted` so a test finds any that became an element. No `/` (so no closing tags: a parser
+ * closes them anyway) and no `,`: a product is a folder name, and a comma splits Pagefind filter values.
+ */
+export function plantedMarkup(field: string): string {
+  const mark = `data-planted="${field}"`;
+  return (
+    `<meta ${mark} http-equiv="refresh" content="1;url=login"><img ${mark} src="x" onerror="window.${SENTINEL}='${field}'">` +
+    `<b ${mark}>${field}<a ${mark} href="login">Log in again`
+  );
+}
+
+/** A home whose one session carries markup in every field the search page filters on. */
+export interface HostileFilterHome {
+  home: string;
+  sessionId: string;
+  /** A word only this session holds: search it to get its pages. */
+  word: string;
+  /** The raw value planted in each filter field. */
+  values: Record<(typeof FILTER_FIELDS)[number], string>;
+}
+
+/**
+ * Writes, under `dir`, a GEMINI_HOME with one small session whose workspace (`Cwd`), model (`Model Selection`),
+ * product (the folder name), tool name, step type and status each hold markup (`plantedMarkup`). Small, so a
+ * browser test can build it in seconds.
+ */
+export async function makeHostileFilterHome(dir: string): Promise<HostileFilterHome> {
+  const home = path.join(dir, 'filter-home');
+  const sessionId = '0badc0de-0000-4000-8000-0000000000f1';
+  const word = 'quokkaplanted';
+  const values = {
+    workspace: `/w${plantedMarkup('workspace')}`,
+    model: `Gemini ${plantedMarkup('model')}`,
+    product: `ag${plantedMarkup('product')}`,
+    tool: `run${plantedMarkup('tool')}`,
+    'step type': `RUN${plantedMarkup('step type')}`,
+    status: `DONE${plantedMarkup('status')}`,
+  };
+  await fs.rm(home, { recursive: true, force: true });
+  const logs = path.join(home, values.product, 'brain', sessionId, '.system_generated', 'logs');
+  const steps = [
+    step(0, {
+      source: 'USER_EXPLICIT', type: 'USER_INPUT',
+      content:
+        // The first request is the session's title: in every result title and in the session filter.
+        `<USER_REQUEST>\nCount the ${word} files ${plantedMarkup('title')}\n</USER_REQUEST>\n<USER_SETTINGS_CHANGE>\nThe user changed setting ` +
+        `\`Model Selection\` from None to ${values.model}. No need to comment on this change.\n</USER_SETTINGS_CHANGE>`,
+    }),
+    step(1, {
+      type: values['step type'], status: values.status, content: `Counting the ${word} files now.`,
+      tool_calls: [{ name: values.tool, args: { CommandLine: `ls ${word} | wc -l`, Cwd: values.workspace } }],
+    }),
+    step(2, { content: `There are 3 ${word} files.` }),
+  ];
+  await write(path.join(logs, 'transcript_full.jsonl'), jsonl(steps));
+  await write(path.join(logs, 'transcript.jsonl'), jsonl(steps));
+  return { home, sessionId, word, values };
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   const dir = process.argv[2];
   if (!dir) {

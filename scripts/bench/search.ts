@@ -2,7 +2,7 @@
  * Time the first search results in headless Chromium the way the site's search page gets them: serve a built site
  * from 127.0.0.1, open a blank page on that origin in a fresh browser profile, import the primary bundle
  * (`pagefind/pagefind.js`), then set the site's options and start Pagefind over EVERY shard listed in
- * `pagefind/shards.json` (`init()` + `mergeIndex()` of the others, all at once, as `public/search.js` does on load),
+ * `pagefind/shards.json` (`init()` + `mergeIndex()` of the others, all at once, as `src/scripts/search-page.ts` does on load),
  * each timed apart; then time `search(q)` + the first result's `data()`: what a visitor waits for after typing, on a
  * cold HTTP cache. A second fresh page times the same query with no start-up before it (the query pays for it).
  */
@@ -35,7 +35,7 @@ export interface SearchTiming {
   firstUrl?: string;
 }
 
-/** The site's ranking (public/search.js): exact matches first whichever shard holds them. */
+/** The site's ranking (src/scripts/search-page.ts): exact matches first whichever shard holds them. */
 const RANKING = { termSimilarity: 40 };
 
 /** Bundle folders of the shards, relative to `pagefind/`: `''` for shard 0, `shard-<n>/` for the others. */

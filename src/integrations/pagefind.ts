@@ -6,7 +6,7 @@
  *
  * The index is sharded: sessions are split into `SEARCH_SHARDS` shards by a stable hash of their id, one Pagefind
  * bundle each (`<outDir>/pagefind/` for shard 0, `<outDir>/pagefind/shard-<n>/` for the others), merged in the
- * browser (`public/search.js`, Pagefind's `mergeIndex`). Each shard's bundle is cached under ARCHIVE_CACHE_DIR,
+ * browser (`src/scripts/search-page.ts`, Pagefind's `mergeIndex`). Each shard's bundle is cached under ARCHIVE_CACHE_DIR,
  * keyed by its sessions' reuse keys, so a warm build re-indexes only the shards holding a changed session. A site
  * with no `/sessions/` folder (the benchmark's floor) gets one index of every page, as before.
  * Pagefind reads each shard's pages itself (`indexShard`); shards are indexed on up to two Pagefind service
@@ -214,7 +214,7 @@ export async function buildSearch(outDir: string, cacheRoot: string, logger: Pic
   const groups: string[][] = Array.from({ length: SEARCH_SHARDS }, () => []);
   for (const id of ids.sort()) groups[shardOf(id)]?.push(id);
   const keys = currentPlan()?.keys;
-  // Shard 0 always exists (it carries the UI files the search page loads), even with no session of its own.
+  // Shard 0 always exists (it carries pagefind.js, which the search page loads), even with no session of its own.
   const present = groups.flatMap((group, n) => (n === 0 || group.length > 0 ? [n] : []));
   // Biggest shards first, so two lanes end together.
   const queue = [...present].sort((a, b) => (groups[b]?.length ?? 0) - (groups[a]?.length ?? 0));

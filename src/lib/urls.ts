@@ -39,7 +39,7 @@ export const urls = {
   search: (query?: string): string => page('search') + (query ? `?q=${encodeURIComponent(query)}` : ''),
   report: (): string => page('report'),
   about: (): string => page('about'),
-  /** A file under `public/` or generated at the root (e.g. `pagefind/pagefind-ui.js`). */
+  /** A file under `public/` or generated at the root (e.g. `pagefind/pagefind.js`). */
   asset: (rel: string): string => `${basePath()}/${rel.replace(/^\/+/, '')}`,
   /** The Pagefind bundle folder. */
   pagefind: (rel = ''): string => `${basePath()}/pagefind/${rel}`,
@@ -58,6 +58,10 @@ export const urls = {
   messages: (id: string, n = 1): string => page('sessions', id, 'messages', ...(n > 1 ? [String(n)] : [])),
   /** A session's task logs. */
   tasks: (id: string): string => page('sessions', id, 'tasks'),
+  /** A task log on the task-log page `n` that holds it (`name` as the reader names it: `task-12`). */
+  taskLog: (id: string, name: string, n = 1): string => `${page('sessions', id, 'tasks', ...(n > 1 ? [String(n)] : []))}#${encodeURIComponent(anchors.taskLog(name))}`,
+  /** A turn of a session's conversation, on the conversation page `n` that holds it. */
+  turn: (id: string, turn: number, n = 1): string => `${n > 1 ? page('sessions', id, 'conversation', String(n)) : page('sessions', id)}#${anchors.turn(turn)}`,
   /** A step's row in its session's timeline. */
   stepInTimeline: (id: string, key: string): string => `${page('sessions', id)}#${encodeURIComponent(anchors.step(key))}`,
 };
@@ -65,4 +69,8 @@ export const urls = {
 /** Anchors inside a session page. */
 export const anchors = {
   step: (key: string): string => `step-${key}`,
+  /** A turn's header (`Turn.anchor` of the turn builder is the same). */
+  turn: (n: number): string => `turn-${n}`,
+  /** A task log on its page. */
+  taskLog: (name: string): string => `task-${name.replace(/^task-/, '')}`,
 };

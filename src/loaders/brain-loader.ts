@@ -44,7 +44,7 @@ import { spillSession } from '../lib/archive/detail.ts';
 import { renderPart, rendersSession } from '../lib/archive/incremental.ts';
 
 /** Bump when what the loader stores changes, so every digest changes and a warm build re-reads everything. */
-export const LOADER_VERSION = 'brain-loader-5';
+export const LOADER_VERSION = 'brain-loader-8';
 
 /** Id of the one entry of the `archive` collection. */
 export const ARCHIVE_ENTRY_ID = 'archive';

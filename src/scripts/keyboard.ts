@@ -1,6 +1,7 @@
 /**
  * Keyboard shortcuts: `j`/`k` move to the next/previous step (on a session page: the next/previous timeline row,
- * focused and scrolled into view; on a step page: the next/previous step page), `/` focuses the search box.
+ * focused and scrolled into view; on a step page: the next/previous step page), `/` focuses the search box (on the
+ * search page its own box, which searches as you type; elsewhere the header's).
  * Never while typing in a field, and never with a modifier key.
  */
 function typing(target: EventTarget | null): boolean {
@@ -44,7 +45,7 @@ document.addEventListener('keydown', (event) => {
   if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || typing(event.target)) return;
   let handled = false;
   if (event.key === '/') {
-    const box = document.querySelector<HTMLInputElement>('#site-search');
+    const box = document.querySelector<HTMLInputElement>('#search-input') ?? document.querySelector<HTMLInputElement>('#site-search');
     if (box) {
       box.focus();
       box.select();

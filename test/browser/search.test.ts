@@ -1,6 +1,7 @@
 /**
  * Search in a real browser over the demo build served on 127.0.0.1: a word from a fixture step finds its step,
- * the result leads to the step page showing the word, and a product filter narrows the results. Runs under the
+ * the result leads to the step page showing the word, results say where they are and how the step ended, and the
+ * outcome, session and product filters narrow the results. Runs under the
  * site's CSP, so it also proves Pagefind works with it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,7 +9,7 @@ import type { BrowserContext } from 'playwright-core';
 import { demoBuild } from '../helpers/homes.ts';
 import { hasChromium, launchBrowser } from '../helpers/browser.ts';
 import { serveStatic, type StaticServer } from '../../scripts/lib/static-server.ts';
-import { expectProductFilterNarrows, resultCount } from '../helpers/search-ui.ts';
+import { RESULT_LINK, expectProductFilterNarrows, resultCount } from '../helpers/search-ui.ts';
 
 describe.skipIf(!hasChromium())('search in the browser', () => {
   let server: StaticServer;
@@ -39,13 +40,45 @@ describe.skipIf(!hasChromium())('search in the browser', () => {
     await page.locator('#site-search').press('Enter');
     await page.waitForURL(/\/search\/\?q=logslice/);
     expect(await resultCount(page, 'logslice')).toBeGreaterThan(0);
-    const stepLink = page.locator('a.pagefind-ui__result-link[href*="/steps/"]').first();
+    const stepLink = page.locator(`${RESULT_LINK}[href*="/steps/"]`).first();
     await stepLink.waitFor({ timeout: 15_000 });
     const href = await stepLink.getAttribute('href');
     await stepLink.click();
     await page.waitForURL((url) => url.pathname === href);
     expect(await page.locator('main').innerText()).toMatch(/logslice/i);
     expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('titles each result by session and step, shows how it ended, and filters failures and sessions', async () => {
+    const page = await context.newPage();
+    await page.goto(`${server.origin}/search/?q=vitest`);
+    const all = await resultCount(page, 'vitest');
+    // A call names its tool and what it acted on; its outcome line says how it ended.
+    const call = page.locator('li.search-result', { has: page.locator(RESULT_LINK, { hasText: /^Add rate limiting to the public API\. › step 52 · run_command npx vitest run/ }) });
+    await call.waitFor({ timeout: 15_000 });
+    expect(await call.locator('.search-result-outcome').textContent()).toBe('Failed · npx vitest run test/rate-limit.test.ts · exit 1');
+    expect(await call.locator('.search-result-outcome.is-failed').count()).toBe(1);
+    // Excerpts hold the page's words, not badge text run into them or escaped line breaks.
+    for (const excerpt of await page.locator('.search-result-excerpt').allTextContents()) {
+      expect(excerpt).not.toMatch(/sandboxedexit|exit \d+goes|DONEantigravity|Cwd\/|Outcome[a-z]|\\n\\n/);
+    }
+    const outcome = page.locator('details.search-filter[data-filter="outcome"]');
+    await outcome.locator('summary').click();
+    await outcome.locator('label', { hasText: 'failed' }).locator('input').check();
+    await expect.poll(async () => resultCount(page, 'vitest'), { timeout: 15_000 }).toSatisfy((n: number) => n > 0 && n < all);
+    const shown = await page.locator('li.search-result').count();
+    expect(await page.locator('li.search-result .search-result-outcome.is-failed').count()).toBe(shown);
+    await outcome.locator('label', { hasText: 'failed' }).locator('input').uncheck();
+    await expect.poll(async () => resultCount(page, 'vitest'), { timeout: 15_000 }).toBe(all);
+    // README is in four sessions: the session filter keeps one.
+    await page.goto(`${server.origin}/search/?q=README`);
+    const everywhere = await resultCount(page, 'README');
+    const sessions = page.locator('details.search-filter[data-filter="session"]');
+    await sessions.locator('summary').click();
+    await sessions.locator('label', { hasText: 'Design a new landing page for Brewbox · 1ef4ccf5' }).locator('input').check();
+    await expect.poll(async () => resultCount(page, 'README'), { timeout: 15_000 }).toSatisfy((n: number) => n > 0 && n < everywhere);
+    for (const title of await page.locator(RESULT_LINK).allTextContents()) expect(title).toMatch(/^Design a new landing page for Brewbox(?: ›|$)/);
     await page.close();
   });
 

@@ -1,12 +1,17 @@
-/** What the browser tests read off Pagefind's search UI. */
+/** What the browser tests read off the search page (src/scripts/search-page.ts). */
 import type { BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
 
-/** The result count the UI announces for `query`, once it has searched. */
+/** A result's title link. */
+export const RESULT_LINK = 'a.search-result-link';
+
+/** The result count the page announces for `query`, once it has searched. */
 export async function resultCount(page: Page, query: string): Promise<number> {
-  const message = page.locator('.pagefind-ui__message');
-  await expect.poll(async () => (await message.textContent()) ?? '', { timeout: 15_000 }).toMatch(new RegExp(`result.* for ${query}`, 'i'));
-  return Number(((await message.textContent()) ?? '').match(/(\d+)/)?.[1] ?? 0);
+  const message = page.locator('#search-status');
+  const done = new RegExp(`(\\d[\\d,]* results?|No results) for .${query}.`, 'i');
+  await expect.poll(async () => (await message.textContent()) ?? '', { timeout: 15_000 }).toMatch(done);
+  const text = (await message.textContent()) ?? '';
+  return /^No results/i.test(text) ? 0 : Number(text.match(/^([\d,]+)/)?.[1]?.replaceAll(',', '') ?? 0);
 }
 
 /** Search `query` on the search page at `origin`, tick the first product and expect fewer, but some, results. */
@@ -15,10 +20,10 @@ export async function expectProductFilterNarrows(context: BrowserContext, origin
   await page.goto(`${origin}/search/?q=${encodeURIComponent(query)}`);
   const all = await resultCount(page, query);
   expect(all).toBeGreaterThan(1);
-  const block = page.locator('.pagefind-ui__filter-panel details', { hasText: 'Product' });
+  const block = page.locator('details.search-filter[data-filter="product"]');
   await block.locator('summary').click();
   await block.locator('input[type="checkbox"]').first().check();
-  // The UI can announce "0 results" for a moment while the filtered search loads: wait for the settled count.
+  // Ticking searches again: wait for the count of the filtered search.
   await expect.poll(async () => resultCount(page, query), { timeout: 15_000 }).toSatisfy((n: number) => n > 0 && n < all);
   await page.close();
 }

@@ -100,7 +100,7 @@ describe('demo build (no roots found → fixtures/demo)', () => {
   });
 
   it('writes the Pagefind index', () => {
-    for (const f of ['pagefind.js', 'pagefind-ui.js', 'pagefind-ui.css', 'pagefind-entry.json']) {
+    for (const f of ['pagefind.js', 'pagefind-entry.json']) {
       expect(existsSync(path.join(build.outDir, 'pagefind', f)), f).toBe(true);
     }
     // One bundle per search shard (src/integrations/pagefind.ts); shards.json lists those holding sessions.

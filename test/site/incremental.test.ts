@@ -15,7 +15,7 @@ import { buildSite, projectRoot } from '../helpers/build-site.ts';
 import { hasChromium, launchBrowser } from '../helpers/browser.ts';
 import { fileForUrl, htmlFiles, linksIn, readPage } from '../helpers/site-files.ts';
 import { serveStatic, type StaticServer } from '../../scripts/lib/static-server.ts';
-import { expectProductFilterNarrows, resultCount } from '../helpers/search-ui.ts';
+import { RESULT_LINK, expectProductFilterNarrows, resultCount } from '../helpers/search-ui.ts';
 
 const OLD = 'e08e5d5e-3fdf-42fd-b1cb-0e2f06167eb0'; // jetski: the only session mentioning "logslice"
 const TOUCHED = 'e69b7648-138c-43cd-a6c0-5bbfeaba62aa';
@@ -120,10 +120,10 @@ describe('incremental builds', () => {
       const page = await context.newPage();
       await page.goto(`${server.origin}/search/?q=${NEW_WORD}`);
       expect(await resultCount(page, NEW_WORD)).toBeGreaterThan(0);
-      expect(await page.locator('a.pagefind-ui__result-link').first().getAttribute('href')).toContain(`/sessions/${NEW}/`);
+      expect(await page.locator(RESULT_LINK).first().getAttribute('href')).toContain(`/sessions/${NEW}/`);
       await page.goto(`${server.origin}/search/?q=logslice`);
       expect(await resultCount(page, 'logslice')).toBeGreaterThan(0);
-      await page.locator(`a.pagefind-ui__result-link[href*="/sessions/${OLD}/"]`).first().waitFor({ timeout: 15_000 });
+      await page.locator(`${RESULT_LINK}[href*="/sessions/${OLD}/"]`).first().waitFor({ timeout: 15_000 });
       await page.close();
     });
 

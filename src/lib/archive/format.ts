@@ -58,7 +58,10 @@ export function displayValue(value: unknown): string {
   }
 }
 
-/** A value safe to put in a `data-pagefind-filter="key:value"` attribute (no commas, one line, bounded). */
+/**
+ * A value safe to put in a `data-pagefind-filter="key:value"` attribute (no commas, one line, bounded). Trimmed
+ * after the cut too: Pagefind trims values, so a cut that ends in a space would tag a value the page never showed.
+ */
 export function filterValue(value: string): string {
-  return value.replace(/[,\r\n]+/g, ' ').trim().slice(0, 200) || 'unknown';
+  return value.replace(/[,\r\n]+/g, ' ').trim().slice(0, 200).trimEnd() || 'unknown';
 }
