@@ -13,6 +13,7 @@ import { getCollection, getEntry } from 'astro:content';
 import { messagePagePaths, taskPagePaths } from './audit/lists.ts';
 import { rendersSession, shardOf } from './archive/incremental.ts';
 import type { ArchiveInfo, ArtifactRow, SessionSummary, StepRow, UploadRow } from './archive/schemas.ts';
+import { buildSessionTree, type SessionTree } from './family/tree.ts';
 
 /** The three session collections, read once: sessions newest first, steps and artifacts grouped by session. */
 interface Collections {
@@ -63,6 +64,14 @@ export async function stepsOf(sessionId: string): Promise<readonly StepRow[]> {
 /** One session's artifacts, in the reader's order. */
 export async function artifactsOf(sessionId: string): Promise<readonly ArtifactRow[]> {
   return (await collections()).artifacts.get(sessionId) ?? [];
+}
+
+let treeOnce: Promise<SessionTree> | undefined;
+
+/** The session tree (who started whom), built once per build over every session (`family/tree.ts`). */
+export function sessionTree(): Promise<SessionTree> {
+  treeOnce ??= allSessions().then((sessions) => buildSessionTree(sessions));
+  return treeOnce;
 }
 
 let renderedOnce: Promise<SessionSummary[]> | undefined;

@@ -6,6 +6,7 @@ import type { Session, Step, Upload } from '../brain/types.ts';
 import { RASTER_EXTENSIONS } from '../brain/index.ts';
 import type { Redaction } from '../redact/index.ts';
 import { auditRows } from '../audit/rows.ts';
+import { familyEvidence } from '../family/evidence.ts';
 import type { ArtifactRow, SessionRows, SessionSummary, UploadRow, StepRow } from './schemas.ts';
 import { isErrorStep, oneLine, stepSummary } from './step-summary.ts';
 import { longFields } from './long-text.ts';
@@ -62,11 +63,14 @@ export function summariseSession(session: Session, redactions: Redaction[], reda
     summary: stepSummary(s),
     error: isErrorStep(s),
   }));
+  const family = familyEvidence(session);
+  // A subagent's session has no user request: the message its parent opened it with says what it was for.
+  const title = meta.title === session.id && family.parent?.opening ? family.parent.opening : meta.title;
   const summary: SessionSummary = {
     id: session.id,
     prefix: session.id.slice(0, 8),
     product: session.product,
-    title: oneLine(meta.title, 200) || session.id,
+    title: oneLine(title, 200) || session.id,
     model: meta.model,
     localTime: meta.localTime,
     workspace: meta.workspace,
@@ -85,6 +89,7 @@ export function summariseSession(session: Session, redactions: Redaction[], reda
     redactions: redactions.map((r) => ({ ...r })),
     redacted,
     audit: auditRows(session),
+    family,
     ref,
   };
   return { session: summary, steps, artifacts };
