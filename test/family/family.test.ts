@@ -13,9 +13,9 @@ import { groupBySender } from '../../src/lib/family/senders.ts';
 import { ancestorsOf, buildSessionTree, type TreeInput } from '../../src/lib/family/tree.ts';
 import { casesDir, caseId, projectRoot } from '../brain/helpers.ts';
 
-const realHome = path.join(projectRoot, '..', '..', 'shared', 'real-brains', 'gemini');
-const REAL = existsSync(realHome) ? realHome : '/work/shared/real-brains/gemini';
-const hasReal = existsSync(REAL);
+// Beside the project (../shared, as for the conformance tests) or beside its worktree folder (../../shared).
+const REAL = ['..', '../..'].map((up) => path.resolve(projectRoot, up, 'shared/real-brains/gemini')).find((p) => existsSync(p)) ?? '';
+const hasReal = REAL !== '';
 
 const PARENT = '5b1e0c2a-7d4f-4c1e-9a63-2f8d4e6b1c07';
 const WRITER = 'a3c9e1f4-2b7d-4e58-8c16-9d0f3b2a7e51';
@@ -119,8 +119,8 @@ describe.skipIf(!hasReal)('real sessions', () => {
   let team: Session;
   let cron: Session;
   beforeAll(async () => {
-    [team] = await readHome(REAL, (id) => id.startsWith('d493099f'));
-    [cron] = await readHome(REAL, (id) => id.startsWith('86033144'));
+    team = (await readHome(REAL, (id) => id.startsWith('d493099f')))[0] as Session;
+    cron = (await readHome(REAL, (id) => id.startsWith('86033144')))[0] as Session;
   }, 120_000);
 
   it('d493099f: three subagents from their messages and the error notices, none archived here', () => {

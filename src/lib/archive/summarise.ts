@@ -64,13 +64,11 @@ export function summariseSession(session: Session, redactions: Redaction[], reda
     error: isErrorStep(s),
   }));
   const family = familyEvidence(session);
-  // A subagent's session has no user request: the message its parent opened it with says what it was for.
-  const title = meta.title === session.id && family.parent?.opening ? family.parent.opening : meta.title;
   const summary: SessionSummary = {
     id: session.id,
     prefix: session.id.slice(0, 8),
     product: session.product,
-    title: oneLine(title, 200) || session.id,
+    title: oneLine(meta.title, 200) || session.id,
     model: meta.model,
     localTime: meta.localTime,
     workspace: meta.workspace,

@@ -245,3 +245,15 @@ function pushNotice(g: BackgroundTaskGroup, m: Pick<Message, 'title' | 'timestam
     notice.lastNumber = Math.max(notice.lastNumber ?? number, number);
   }
 }
+
+const memo = new WeakMap<object, BackgroundTaskGroup[]>();
+
+/** `groupBackgroundTasks`, once per session object (a session's step pages share the read session). */
+export function backgroundTasksOf(session: BackgroundTaskInput): BackgroundTaskGroup[] {
+  let tasks = memo.get(session);
+  if (!tasks) {
+    tasks = groupBackgroundTasks(session);
+    memo.set(session, tasks);
+  }
+  return tasks;
+}

@@ -10,6 +10,7 @@
  * `Error from 并行创作团队 (teamwork_preview)`, each naming its id; `sourceMetadata.tool.stepIndex` of those
  * messages is the step of the *child* (its `send_message` call), not of the parent, so it names no parent step.
  */
+import { openingMessage } from '../brain/metadata.ts';
 import type { Session, Step, ToolCall } from '../brain/types.ts';
 import { displayValue } from '../archive/format.ts';
 import { threadOrder } from '../audit/thread.ts';
@@ -25,7 +26,6 @@ export const ENDING_MAX = 240;
 const UUID_G = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 const ROLE_TITLE = /^(Message|Error) from (.+) \(([^()]*)\)$/;
 const ERROR_NAMING = /with id "([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})"/i;
-const OPENING_SENDER = /\[Message\][^\n]*?\bsender=([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?=\s)[^\n]*?\bcontent=([^\n]*)/i;
 const STRENGTH: LinkSource[] = ['invoke_subagent', 'opening-message', 'subagent-error', 'subagent-message'];
 
 /** One subagent of an `invoke_subagent` call: its type, role and prompt as given (any of them may be missing). */
@@ -201,16 +201,10 @@ export function familyEvidence(session: Pick<Session, 'id' | 'steps' | 'messages
   }
 
   // 3. The parent, from this session's own first step: step 0 delivered as a message from another session.
-  const first = session.steps[0];
+  const opening = openingMessage(session.steps);
   let parent: FamilyEvidence['parent'];
-  if (first && first.index === 0 && (first.type === 'SYSTEM_MESSAGE' || first.type === 'USER_INPUT')) {
-    const opening = OPENING_SENDER.exec(first.content ?? '');
-    const sender = opening?.[1]?.toLowerCase();
-    if (sender && sender !== self) {
-      parent = { parentId: sender, derivedFrom: 'opening-message', stepKey: first.key };
-      const line = firstLine(opening?.[2] ?? '', 200);
-      if (line) parent.opening = line;
-    }
+  if (opening && opening.sender !== self) {
+    parent = { parentId: opening.sender, derivedFrom: 'opening-message', stepKey: opening.stepKey };
   }
 
   const backgroundTasks = groupBackgroundTasks(session).length;

@@ -56,8 +56,6 @@ export const ParentClaimSchema = z.object({
   derivedFrom: LinkSourceSchema,
   /** The step naming it. */
   stepKey: z.string(),
-  /** The first line of that opening message (what the parent asked), a title for a session with no user request. */
-  opening: z.string().optional(),
 });
 
 /** What one session's files say about the sessions it belongs with. */
