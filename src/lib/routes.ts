@@ -74,6 +74,12 @@ export function sessionTree(): Promise<SessionTree> {
   return treeOnce;
 }
 
+/** Ids of the sessions another session started (archived parent or not), for the audit lists. */
+export async function subagentSessionIds(): Promise<ReadonlySet<string>> {
+  const tree = await sessionTree();
+  return new Set([...tree.nodes.values()].filter((n) => n.parent !== undefined).map((n) => n.id));
+}
+
 let renderedOnce: Promise<SessionSummary[]> | undefined;
 
 /**

@@ -58,6 +58,10 @@ export const urls = {
   messages: (id: string, n = 1): string => page('sessions', id, 'messages', ...(n > 1 ? [String(n)] : [])),
   /** A session's task logs. */
   tasks: (id: string): string => page('sessions', id, 'tasks'),
+  /** One background task (`<id>/task-N`) on its session's tasks page: start, notices, end and log. */
+  backgroundTask: (id: string, n: number): string => `${page('sessions', id, 'tasks')}#${anchors.backgroundTask(n)}`,
+  /** One task log on its session's tasks page. */
+  taskLog: (id: string, name: string): string => `${page('sessions', id, 'tasks')}#${encodeURIComponent(anchors.taskLog(name))}`,
   /** A step's row in its session's timeline. */
   stepInTimeline: (id: string, key: string): string => `${page('sessions', id)}#${encodeURIComponent(anchors.step(key))}`,
 };
@@ -65,4 +69,10 @@ export const urls = {
 /** Anchors inside a session page. */
 export const anchors = {
   step: (key: string): string => `step-${key}`,
+  /** A background task's group on the tasks page. */
+  backgroundTask: (n: number): string => `bg-task-${n}`,
+  /** A task log's section on the tasks page (`task-12` for `tasks/task-12.log`). */
+  taskLog: (name: string): string => `log-${name}`,
+  /** The session page's list of the subagents it started. */
+  subagents: (): string => 'subagents',
 };
