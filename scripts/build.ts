@@ -85,7 +85,7 @@ async function plan(): Promise<BuildPlan | undefined> {
       redactionEnabled: inputs.redactionEnabled,
       isDemo: inputs.isDemo,
       roots: inputs.discovery.roots.map((r) => r.path).sort(),
-    });
+    }, cacheDir);
     const { plan, planFile } = planBuild(cacheDir, outDir, keyed, (toRender) => {
       const count = renderProcessCount(toRender.reduce((sum, id) => sum + (keyed.bytes[id] ?? 0), 0), toRender.length);
       return count > 1 ? assignRenderParts(toRender, keyed.bytes, count) : undefined;

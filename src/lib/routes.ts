@@ -11,7 +11,7 @@
  */
 import { getCollection, getEntry } from 'astro:content';
 import { messagePagePaths, taskPagePaths } from './audit/lists.ts';
-import { rendersSession, shardOf } from './archive/incremental.ts';
+import { recordFamilyNeighbours, rendersSession, shardOf } from './archive/incremental.ts';
 import type { ArchiveInfo, ArtifactRow, SessionSummary, StepRow, UploadRow } from './archive/schemas.ts';
 import { buildSessionTree, type SessionTree } from './family/tree.ts';
 
@@ -70,7 +70,12 @@ let treeOnce: Promise<SessionTree> | undefined;
 
 /** The session tree (who started whom), built once per build over every session (`family/tree.ts`). */
 export function sessionTree(): Promise<SessionTree> {
-  treeOnce ??= allSessions().then((sessions) => buildSessionTree(sessions));
+  treeOnce ??= allSessions().then((sessions) => {
+    const tree = buildSessionTree(sessions);
+    // The next incremental build re-renders a session when one of its family neighbours changed.
+    recordFamilyNeighbours(Object.fromEntries([...tree.nodes.values()].map((n) => [n.id, n.neighbours])));
+    return tree;
+  });
   return treeOnce;
 }
 

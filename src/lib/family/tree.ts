@@ -71,6 +71,11 @@ export interface TreeNode {
   children: string[];
   /** Every subagent its own files name (archived or not), in the order they appear. */
   subagents: ChildLink[];
+  /**
+   * Sessions whose data this session's pages show or whose claims concern it (its parent candidates, the subagents
+   * it names, the members of its cycle): an incremental build re-renders it when one of them changes.
+   */
+  neighbours: string[];
   /** 0 for a root. */
   depth: number;
   /** Children, grandchildren, … */
@@ -184,6 +189,7 @@ export function buildSessionTree(sessions: readonly TreeInput[]): SessionTree {
       cycle: cycleOf.get(id),
       children: [],
       subagents: [],
+      neighbours: [],
       depth: 0,
       descendants: 0,
     });
@@ -220,6 +226,19 @@ export function buildSessionTree(sessions: readonly TreeInput[]): SessionTree {
       };
     });
   }
+  const neighbours = new Map<string, Set<string>>();
+  const link = (a: string, b: string): void => {
+    if (a === b) return;
+    for (const [x, y] of [[a, b], [b, a]] as const) {
+      const set = neighbours.get(x) ?? new Set<string>();
+      set.add(y);
+      neighbours.set(x, set);
+    }
+  };
+  for (const [childId, list] of candidates) for (const c of list) link(childId, c.parentId);
+  for (const [id, cycle] of cycleOf) for (const other of cycle) link(id, other);
+  for (const node of nodes.values()) node.neighbours = [...(neighbours.get(node.id) ?? [])].sort();
+
   const roots: string[] = [];
   const walk = (id: string, depth: number): number => {
     const node = nodes.get(id) as TreeNode;
