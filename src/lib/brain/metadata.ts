@@ -30,6 +30,15 @@ export function openingMessage(steps: readonly Step[]): { sender: string; stepKe
   return { sender: (m[1] as string).toLowerCase(), stepKey: first.key, firstLine: (m[2] ?? '').trim() };
 }
 
+/** The first sentence of a message as a title, cut at a word boundary past 120 characters (a prompt is long). */
+function shortTitle(text: string, max = 120): string {
+  const sentence = /^.*?[.!?](?=\s|$)/.exec(text)?.[0] ?? text;
+  if (sentence.length <= max) return sentence;
+  const cut = sentence.slice(0, max - 1);
+  const space = cut.lastIndexOf(' ');
+  return `${space > max / 2 ? cut.slice(0, space) : cut}…`;
+}
+
 /** Derive the session's metadata. `ctimeMs` is the folder's ctime, the last fallback for the start time. */
 export function deriveMeta(id: string, steps: Step[], artifacts: Artifact[], ctimeMs: number): SessionMeta {
   const requests: string[] = [];
@@ -97,7 +106,7 @@ export function deriveMeta(id: string, steps: Step[], artifacts: Artifact[], cti
   const firstLine = requests[0]?.split(/\r?\n/).find((l) => l.trim() !== '')?.trim();
   const summary = artifacts.find((a) => a.metadata?.summary)?.metadata?.summary;
   const opening = openingMessage(steps);
-  const openingTitle = opening && opening.sender !== id.toLowerCase() ? opening.firstLine.slice(0, 120) : undefined;
+  const openingTitle = opening && opening.sender !== id.toLowerCase() ? shortTitle(opening.firstLine) : undefined;
   const meta: SessionMeta = {
     title: firstLine || openingTitle || summary?.trim() || id,
     requests,
