@@ -60,8 +60,10 @@ export const urls = {
   tasks: (id: string): string => page('sessions', id, 'tasks'),
   /** One background task (`<id>/task-N`) on its session's tasks page: start, notices, end and log. */
   backgroundTask: (id: string, n: number): string => `${page('sessions', id, 'tasks')}#${anchors.backgroundTask(n)}`,
-  /** One task log on its session's tasks page. */
-  taskLog: (id: string, name: string): string => `${page('sessions', id, 'tasks')}#${encodeURIComponent(anchors.taskLog(name))}`,
+  /** A task log on the task-log page `n` that holds it (`name` as the reader names it: `task-12`). */
+  taskLog: (id: string, name: string, n = 1): string => `${page('sessions', id, 'tasks', ...(n > 1 ? [String(n)] : []))}#${encodeURIComponent(anchors.taskLog(name))}`,
+  /** A turn of a session's conversation, on the conversation page `n` that holds it. */
+  turn: (id: string, turn: number, n = 1): string => `${n > 1 ? page('sessions', id, 'conversation', String(n)) : page('sessions', id)}#${anchors.turn(turn)}`,
   /** A step's row in its session's timeline. */
   stepInTimeline: (id: string, key: string): string => `${page('sessions', id)}#${encodeURIComponent(anchors.step(key))}`,
 };
@@ -69,10 +71,12 @@ export const urls = {
 /** Anchors inside a session page. */
 export const anchors = {
   step: (key: string): string => `step-${key}`,
+  /** A turn's header (`Turn.anchor` of the turn builder is the same). */
+  turn: (n: number): string => `turn-${n}`,
+  /** A task log on its page. */
+  taskLog: (name: string): string => `task-${name.replace(/^task-/, '')}`,
   /** A background task's group on the tasks page. */
   backgroundTask: (n: number): string => `bg-task-${n}`,
-  /** A task log's section on the tasks page (`task-12` for `tasks/task-12.log`). */
-  taskLog: (name: string): string => `log-${name}`,
   /** The session page's list of the subagents it started. */
   subagents: (): string => 'subagents',
 };

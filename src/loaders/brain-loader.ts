@@ -44,7 +44,8 @@ import { spillSession } from '../lib/archive/detail.ts';
 import { rendersSession } from '../lib/archive/incremental.ts';
 
 /** Bump when what the loader stores changes, so every digest changes and a warm build re-reads everything. */
-export const LOADER_VERSION = 'brain-loader-6';
+// 9: the session tree's evidence (`family`) on each session entry, on top of the turn builder's 8.
+export const LOADER_VERSION = 'brain-loader-9';
 
 /** Id of the one entry of the `archive` collection. */
 export const ARCHIVE_ENTRY_ID = 'archive';

@@ -115,22 +115,28 @@ describe.skipIf(!existsSync(realHome))('audit rows of the real sessions', () => 
     sessions = await readHome(realHome);
   });
 
-  it('finds every run_command call, and pairs results where RUN_COMMAND steps exist', () => {
+  it('finds every run_command call, and pairs each with the result the turn builder gives it', () => {
     for (const s of sessions) {
       const calls = s.steps.flatMap((st) => st.toolCalls.filter((c) => c.name === 'run_command'));
       const rows = auditRows(s).commands;
       expect(rows, s.id).toHaveLength(calls.length);
-      const results = s.steps.filter((st) => st.type === 'RUN_COMMAND').length;
-      expect(rows.filter((r) => r.resultKey !== undefined).length, s.id).toBeLessThanOrEqual(results);
+      // A result is a step without calls of its own, of a tool-result type (jetski writes them all as GENERIC).
+      const results = new Set(s.steps.filter((st) => st.toolCalls.length === 0 && !['USER_INPUT', 'PLANNER_RESPONSE', 'SYSTEM_MESSAGE', 'EPHEMERAL_MESSAGE', 'CHECKPOINT', 'CONVERSATION_HISTORY', 'KNOWLEDGE_ARTIFACTS'].includes(st.type)).map((st) => st.key));
+      const paired = rows.flatMap((r) => (r.resultKey !== undefined ? [r.resultKey] : []));
+      expect(paired.every((k) => results.has(k)), s.id).toBe(true);
+      expect(new Set(paired).size, s.id).toBe(paired.length);
     }
     // Real session 846521af: 22 calls, 22 RUN_COMMAND results, exit codes only in the text.
     const cli = auditRows(sessions.find((s) => s.id.startsWith('846521af')) as Session).commands;
     expect(cli.filter((c) => c.resultKey).length).toBe(22);
     expect(cli.filter((c) => c.exitCode === 0).length).toBeGreaterThan(15);
-    // Real jetski session ca4322d4 runs outside the sandbox and records no RUN_COMMAND steps.
+    // Real jetski session ca4322d4 runs outside the sandbox and records its results as GENERIC steps saying
+    // "The command exited with code N.": every command is paired and its exit code read.
     const jetski = auditRows(sessions.find((s) => s.id.startsWith('ca4322d4')) as Session).commands;
     expect(jetski.filter((c) => c.bypass).length).toBeGreaterThan(50);
-    expect(jetski.every((c) => c.outcome === 'unknown')).toBe(true);
+    expect(jetski.filter((c) => c.resultKey !== undefined).length).toBe(jetski.length);
+    expect(jetski.filter((c) => c.exitCode !== undefined).length).toBe(jetski.length);
+    expect(jetski.filter((c) => c.outcome === 'failed').map((c) => [c.key, c.exitCode])).toEqual([['67', 1], ['262', 1]]);
   });
 
   it('keeps the rows lean (bounded previews)', () => {

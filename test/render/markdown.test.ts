@@ -7,6 +7,14 @@ import { clearMarkdownCache, renderMarkdown } from '../../src/lib/render/markdow
 const cache = useTempCacheDir('render-markdown-');
 
 describe('renderMarkdown', () => {
+  it('moves headings under the page when asked: the highest becomes headingsFrom, levels used follow one another', async () => {
+    const levels = (html: string) => [...html.matchAll(/<h([1-6])>/g)].map((m) => Number(m[1]));
+    const text = '# USER Objective\n\ntext\n\n### Progress\n\n#### Detail\n\n# Next';
+    expect(levels(await renderMarkdown(text))).toEqual([1, 3, 4, 1]);
+    expect(levels(await renderMarkdown(text, { headingsFrom: 3 }))).toEqual([3, 4, 5, 3]);
+    expect(levels(await renderMarkdown('## a\n\n###### b', { headingsFrom: 5 }))).toEqual([5, 6]);
+  });
+
   it('renders headings, emphasis, lists, tables and task lists', async () => {
     const html = await renderMarkdown(
       '# Plan\n\n**Bold** and _it_ and ~~gone~~.\n\n- [x] done\n- [ ] todo\n\n| File | Lines |\n| --- | ---: |\n| a.ts | 3 |\n',

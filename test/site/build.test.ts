@@ -154,7 +154,7 @@ describe('demo build (no roots found → fixtures/demo)', () => {
       expect(tasks).toMatch(/task-6 · Build the docs site finished, exit 0 run_command Started by the call in step 5 , announced in step 6/);
       const step3 = readPage(build.outDir, `/sessions/${PARENT}/steps/3/`) ?? '';
       expect(step3).toContain('id="bg-task-4"');
-      expect(step3).toContain(`href="/sessions/${PARENT}/tasks/#log-task-4"`);
+      expect(step3).toContain(`href="/sessions/${PARENT}/tasks/#task-4"`);
     });
 
     it('keeps the whole thread on the messages page, grouped by sender with counts', () => {

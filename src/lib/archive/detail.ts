@@ -20,6 +20,7 @@ import v8 from 'node:v8';
 import { readSession } from '../brain/index.ts';
 import type { Session, Step } from '../brain/types.ts';
 import { redactSession } from '../redact/index.ts';
+import { sessionTurns, type SessionTurns, type ToolCallView } from '../turns/index.ts';
 import { cacheRoot } from '../render/disk-cache.ts';
 import { prehighlightSession } from './prerender-pool.ts';
 import type { SessionRefData } from './schemas.ts';
@@ -155,3 +156,29 @@ export function stepOf(session: Session, key: string): Step | undefined {
   return index.get(key);
 }
 
+
+/** Each cached session's turns, built once per session object (the turn builder is pure: same session, same turns). */
+const turnIndexes = new WeakMap<Session, { turns: SessionTurns; calls: Map<string, ToolCallView> }>();
+
+function turnIndex(session: Session): { turns: SessionTurns; calls: Map<string, ToolCallView> } {
+  let index = turnIndexes.get(session);
+  if (!index) {
+    const turns = sessionTurns(session);
+    index = { turns, calls: new Map(turns.calls.map((c) => [c.id, c])) };
+    turnIndexes.set(session, index);
+  }
+  return index;
+}
+
+/**
+ * The turns of a session from `getSessionDetail` (calls paired with results, outcomes, models per step), built
+ * from the redacted session the pages read, so pages render them and never pair or judge outcomes themselves.
+ */
+export function turnsOf(session: Session): SessionTurns {
+  return turnIndex(session).turns;
+}
+
+/** A call of a session from `getSessionDetail` by its id (`<stepKey>.<callIndex>`). */
+export function callOf(session: Session, id: string): ToolCallView | undefined {
+  return turnIndex(session).calls.get(id);
+}

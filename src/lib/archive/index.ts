@@ -11,6 +11,6 @@ export {
 } from './pipeline.ts';
 export { getSessionDetail } from './detail.ts';
 export { readUploadBytes } from './uploads.ts';
-export { toolAction, toolSummary, stepSummary, isErrorStep, oneLine } from './step-summary.ts';
+export { toolAction, toolSummary, isErrorStep, oneLine } from './step-summary.ts';
 export * from './schemas.ts';
 export { formatUtc, formatClock, dayOf, formatDuration, formatBytes, displayValue, filterValue } from './format.ts';

@@ -79,10 +79,42 @@ export const StepRowSchema = z.object({
   createdAt: z.string().optional(),
   /** Tool names of the step's calls, in order. */
   tools: z.array(z.string()),
-  /** One line saying what the step did (bounded length). */
+  /**
+   * One line saying what the step did, from the turn builder (`StepView.summary`): the user's words, what a call
+   * acted on and how it ended, a checkpoint's summary; never a transport header or a wrapper tag (bounded length).
+   */
   summary: z.string(),
-  /** True for ERROR_MESSAGE steps, ERROR status, or an `error` field. */
+  /**
+   * True when the step failed (`StepView.failed`): a failed outcome (exit code ≠ 0, an error answer) on the call
+   * and on its result, an error step. Never for a command that exited 0. Red in the pages means this, nothing else.
+   */
   error: z.boolean(),
+  /** The model in force at this step (from the `Model Selection` changes); absent when unknown. */
+  model: z.string().optional(),
+  /** Number of the turn holding the step (0 for steps before the first request). */
+  turn: z.number().optional(),
+  /** For a result step: the key of the step whose call it answers. */
+  answers: z.string().optional(),
+  /** For a step that made calls: the keys of the steps answering them, in call order (absent for unanswered ones). */
+  results: z.array(z.string()).optional(),
+  /**
+   * The outcome of the step's (first) call, for a call step and for the result answering it: kind, status and the
+   * one line (`npm test · exit 1`). Search titles and filters read it.
+   */
+  outcome: z
+    .object({
+      /** `ToolKind`: command, edit, view, list, search, web, image, task, permission, question, other. */
+      kind: z.string(),
+      /** `OutcomeStatus`: ok, failed, running, cancelled, unknown. */
+      status: z.string(),
+      /** `Outcome.line`. */
+      line: z.string(),
+      /** What the call acted on (command line, path, query), when it has one. */
+      target: z.string().optional(),
+      /** True when the command ran outside the sandbox (`BypassSandbox`). */
+      bypass: z.boolean().optional(),
+    })
+    .optional(),
   /** Fields too long for the step page, published whole as `<field>.txt` beside it (absent when none). */
   longFields: z.array(z.enum(LONG_FIELDS)).optional(),
 });
@@ -136,6 +168,34 @@ export const SessionSchema = z.object({
   title: z.string(),
   /** Last model selected. */
   model: z.string().optional(),
+  /** Models in the order used, consecutive repeats merged (the header's "A → B → C"); empty when none is named. */
+  models: z.array(z.string()).optional(),
+  /** Steps per model in force (`unknown` for steps before any model is named). */
+  stepsPerModel: z.record(z.string(), z.number()).optional(),
+  /** What the turn builder counted: turns, files changed, failed calls and commands. */
+  conversation: z
+    .object({
+      /** Turns (user requests; a turn 0 of steps before the first request counts too). */
+      turns: z.number(),
+      /** Distinct paths written or edited. */
+      filesChanged: z.number(),
+      /** Calls whose outcome failed. */
+      failedCalls: z.number(),
+      /** Commands whose outcome failed (exit code ≠ 0, an error answer). */
+      failedCommands: z.number(),
+    })
+    .optional(),
+  /**
+   * Calls and results that could not be paired (real logs have no call id; results roll off disk): listed on
+   * `/report/`. Each entry names the step; `name` is the call's tool, `type` the result step's type.
+   */
+  pairing: z
+    .object({
+      paired: z.number(),
+      unpairedResults: z.array(z.object({ stepKey: z.string(), type: z.string() })),
+      unansweredCalls: z.array(z.object({ stepKey: z.string(), callIndex: z.number(), name: z.string() })),
+    })
+    .optional(),
   /** Local time as recorded in the transcript (keeps its offset). */
   localTime: z.string().optional(),
   /** Workspace folder. */

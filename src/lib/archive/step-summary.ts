@@ -1,7 +1,8 @@
 /**
- * One-line descriptions of steps and tool calls for timelines and search metadata. Real tool calls carry their
- * own `toolSummary` / `toolAction` arguments (every tool in the real survey has them); when absent, the tool's
- * main argument stands in.
+ * One-line helpers for tool calls. A timeline row's summary is not made here: it is the turn builder's
+ * `StepView.summary` (`src/lib/turns/`), which knows the call a result answers and how it ended. The model's own
+ * `toolSummary` ("File edit", "Command execution" on most real calls) says little; it stays for the step page,
+ * as the model's words, next to the outcome read from the data.
  */
 import type { Step, ToolCall } from '../brain/types.ts';
 
@@ -63,17 +64,4 @@ export function isErrorStep(step: Step): boolean {
     step.status === 'ERROR' ||
     (step.error !== undefined && step.error !== null && step.error !== '')
   );
-}
-
-/** A one-line summary of a step for its timeline row. */
-export function stepSummary(step: Step): string {
-  const [first, ...rest] = step.toolCalls;
-  if (first) {
-    const more = rest.length > 0 ? ` (+${rest.length} more)` : '';
-    return oneLine(toolSummary(first) + more);
-  }
-  if (step.content) return oneLine(step.content);
-  if (typeof step.error === 'string') return oneLine(step.error);
-  if (step.thinking) return oneLine(step.thinking);
-  return '';
 }

@@ -8,8 +8,9 @@ import type { Redaction } from '../redact/index.ts';
 import { auditRows } from '../audit/rows.ts';
 import { familyEvidence } from '../family/evidence.ts';
 import type { ArtifactRow, SessionRows, SessionSummary, UploadRow, StepRow } from './schemas.ts';
-import { isErrorStep, oneLine, stepSummary } from './step-summary.ts';
+import { oneLine } from './step-summary.ts';
 import { longFields } from './long-text.ts';
+import { sessionTurns, type SessionTurns, type ToolCallView } from '../turns/index.ts';
 
 /** The published file name of an upload, or undefined when it is not served (not a raster image). */
 export function servedUploadName(upload: Upload, position: number): string | undefined {
@@ -32,6 +33,9 @@ export function artifactSlugs(names: string[]): string[] {
 /** The lean rows of one session: its header entry, one row per timeline entry and one per artifact. */
 export function summariseSession(session: Session, redactions: Redaction[], redacted: boolean, ref: SessionSummary['ref']): SessionRows {
   const { meta } = session;
+  // The turn builder runs on the redacted session: every summary and outcome line below is redacted text.
+  const turns = sessionTurns(session);
+  const callById = new Map(turns.calls.map((c) => [c.id, c]));
   const slugs = artifactSlugs(session.artifacts.map((a) => a.name));
   const artifacts: ArtifactRow[] = session.artifacts.map((a, i) => ({
     sessionId: session.id,
@@ -50,19 +54,32 @@ export function summariseSession(session: Session, redactions: Redaction[], reda
     mediaType: u.mediaType,
     served: servedUploadName(u, i),
   }));
-  const steps: StepRow[] = session.steps.map((s) => withLongFields(s, {
-    sessionId: session.id,
-    key: s.key,
-    index: s.index,
-    position: s.position,
-    type: s.type,
-    status: s.status,
-    source: s.source,
-    createdAt: s.createdAt,
-    tools: s.toolCalls.map((c) => c.name),
-    summary: stepSummary(s),
-    error: isErrorStep(s),
-  }));
+  const steps: StepRow[] = session.steps.map((s) => {
+    const view = turns.steps[s.position];
+    const row: StepRow = {
+      sessionId: session.id,
+      key: s.key,
+      index: s.index,
+      position: s.position,
+      type: s.type,
+      status: s.status,
+      source: s.source,
+      createdAt: s.createdAt,
+      tools: s.toolCalls.map((c) => c.name),
+      summary: view?.summary ?? '',
+      error: view?.failed ?? false,
+    };
+    if (view?.model !== undefined) row.model = view.model;
+    if (view) row.turn = view.turn;
+    const answered = view?.answersCallId !== undefined ? callById.get(view.answersCallId) : undefined;
+    if (answered) row.answers = answered.callStepKey;
+    const made = (view?.callIds ?? []).map((id) => callById.get(id)).filter((c) => c !== undefined);
+    const results = made.flatMap((c) => (c.resultStepKey !== undefined ? [c.resultStepKey] : []));
+    if (results.length > 0) row.results = results;
+    const shown = answered ?? made[0];
+    if (shown) row.outcome = outcomeRow(shown, s.toolCalls[shown.callIndex]?.args ?? session.steps[shown.callPosition]?.toolCalls[shown.callIndex]?.args);
+    return withLongFields(s, row);
+  });
   const family = familyEvidence(session);
   const summary: SessionSummary = {
     id: session.id,
@@ -70,6 +87,14 @@ export function summariseSession(session: Session, redactions: Redaction[], reda
     product: session.product,
     title: oneLine(meta.title, 200) || session.id,
     model: meta.model,
+    models: turns.modelSequence,
+    stepsPerModel: turns.stepsPerModel,
+    conversation: conversationCounts(turns),
+    pairing: {
+      paired: turns.pairing.paired,
+      unpairedResults: turns.pairing.unpairedResults.map((r) => ({ stepKey: r.stepKey, type: r.type })),
+      unansweredCalls: turns.pairing.unansweredCalls.map((c) => ({ stepKey: c.stepKey, callIndex: c.callIndex, name: c.name })),
+    },
     localTime: meta.localTime,
     workspace: meta.workspace,
     createdAt: meta.createdAt,
@@ -86,11 +111,31 @@ export function summariseSession(session: Session, redactions: Redaction[], reda
     problems: session.problems.map((p) => ({ ...p })),
     redactions: redactions.map((r) => ({ ...r })),
     redacted,
-    audit: auditRows(session),
+    audit: auditRows(session, turns),
     family,
     ref,
   };
   return { session: summary, steps, artifacts };
+}
+
+/** The lean outcome of a call for its rows (and the search titles built from them). */
+function outcomeRow(call: ToolCallView, args: Record<string, unknown> | undefined): NonNullable<StepRow['outcome']> {
+  const o: NonNullable<StepRow['outcome']> = { kind: call.outcome.kind, status: call.outcome.status, line: call.outcome.line };
+  if (call.outcome.target !== undefined) o.target = oneLine(call.outcome.target, 300);
+  if (args?.BypassSandbox === true || args?.BypassSandbox === 'true') o.bypass = true;
+  return o;
+}
+
+/** Turns, files changed and failures over the whole session. */
+function conversationCounts(turns: SessionTurns): NonNullable<SessionSummary['conversation']> {
+  const files = new Set(turns.turns.flatMap((t) => t.stats.filesChanged));
+  const failed = turns.calls.filter((c) => c.outcome.status === 'failed');
+  return {
+    turns: turns.turns.length,
+    filesChanged: files.size,
+    failedCalls: failed.length,
+    failedCommands: failed.filter((c) => c.outcome.kind === 'command').length,
+  };
 }
 
 /** The row with `longFields` set when the step has fields too long for its page (left out otherwise: lean store). */

@@ -10,6 +10,9 @@ import type { Session, Step, ToolCall } from '../brain/types.ts';
 import { argBoolean, argString, replacementChunks } from '../render/tool-args.ts';
 import { isErrorStep } from '../archive/step-summary.ts';
 import type { CommandRow, ErrorRow, FileChangeRow, SessionAudit } from './schemas.ts';
+import { buildTurns } from '../turns/build.ts';
+import type { SessionTurns } from '../turns/types.ts';
+import { outcomeOf } from '../turns/outcome.ts';
 
 /** Longest command preview kept per row (the step page shows the whole command). */
 export const COMMAND_PREVIEW_MAX = 240;
@@ -36,59 +39,30 @@ function finite(value: unknown): number | undefined {
 }
 
 /**
- * What a RUN_COMMAND result step says about its command. The `exit_code` field wins (demo, some real sessions);
- * most real RUN_COMMAND steps carry none, only their text: "The command completed successfully." or
- * "The command failed with exit code: N" (survey: 78 + 14 steps), "Step was canceled…", or, while still running,
- * "Task Description: <command>".
+ * What a command's result step says about its command: its exit code and how it ended, read by the turn builder
+ * (`outcomeOf`): the `exit_code` field wins, else the text ("The command completed successfully.", "The command
+ * exited with code N." as jetski writes it, "The command failed with exit code: N", "Step was canceled…", a
+ * background task still running).
  */
 export function commandOutcome(result: Step | undefined): Pick<CommandRow, 'exitCode' | 'outcome'> {
-  if (!result) return { outcome: 'unknown' };
-  const recorded = finite(result.exitCode);
-  const text = result.content ?? '';
-  const failedText = /The command failed with exit code:\s*(-?\d+)/.exec(text);
-  const exitCode = recorded ?? (failedText ? Number(failedText[1]) : /The command completed successfully\./.test(text) ? 0 : undefined);
-  if (exitCode !== undefined) return { exitCode, outcome: exitCode === 0 ? 'ok' : 'failed' };
-  if (result.status === 'ERROR') return { outcome: 'failed' };
-  if (result.status === 'CANCELLED' || /Step was cancell?ed/.test(text)) return { outcome: 'cancelled' };
-  if (result.status === 'RUNNING') return { outcome: 'running' };
-  return { outcome: 'unknown' };
+  const o = outcomeOf({ name: 'run_command', args: {}, truncatedArgs: [] }, result);
+  return o.exitCode !== undefined ? { exitCode: o.exitCode, outcome: o.status } : { outcome: o.status };
 }
 
-/**
- * Pair each `run_command` call with its RUN_COMMAND result step. In the real format the call sits in a
- * PLANNER_RESPONSE and the result is a later RUN_COMMAND step with no tool calls of its own; the model waits for
- * it, so a call's results are the RUN_COMMAND steps after its step and before the next step that issues another
- * `run_command` (several calls in one step take those results in order). Sessions without RUN_COMMAND steps
- * (e.g. real jetski session ca4322d4) leave every result unknown rather than guessing.
- */
-function pairResults(steps: Step[]): Map<ToolCall, Step> {
-  const paired = new Map<ToolCall, Step>();
-  let pending: ToolCall[] = [];
-  for (const step of steps) {
-    const calls = step.toolCalls.filter((c) => c.name === 'run_command');
-    if (calls.length > 0) {
-      pending = [...calls];
-      continue;
-    }
-    if (step.type === 'RUN_COMMAND') {
-      const call = pending.shift();
-      if (call) paired.set(call, step);
-    }
-  }
-  return paired;
-}
-
-function commandRows(steps: Step[]): CommandRow[] {
-  const results = pairResults(steps);
+/** Every run_command call, with the outcome the turn builder read from the result it paired with the call. */
+function commandRows(steps: Step[], turns: SessionTurns): CommandRow[] {
+  const views = new Map(turns.calls.map((c) => [c.id, c]));
+  const byKey = new Map(steps.map((st) => [st.key, st]));
   const rows: CommandRow[] = [];
   for (const step of steps) {
     step.toolCalls.forEach((call, callIndex) => {
       if (call.name !== 'run_command') return;
       const command = cut(argString(call.args, 'CommandLine') ?? '', COMMAND_PREVIEW_MAX);
       const cwd = argString(call.args, 'Cwd');
-      const result = results.get(call);
+      const view = views.get(`${step.key}.${callIndex}`);
+      const result = view?.resultStepKey !== undefined ? byKey.get(view.resultStepKey) : undefined;
       // A run_command step that itself records an exit code (no separate result step) speaks for itself.
-      const { exitCode, outcome } = commandOutcome(result ?? (step.exitCode !== undefined ? step : undefined));
+      const { exitCode, outcome } = view && result ? { exitCode: view.outcome.exitCode, outcome: view.outcome.status } : commandOutcome(step.exitCode !== undefined ? step : undefined);
       const row: CommandRow = {
         key: step.key,
         call: callIndex,
@@ -170,6 +144,6 @@ function errorRows(steps: Step[]): ErrorRow[] {
 }
 
 /** The audit rows of one session, in timeline order. */
-export function auditRows(session: Pick<Session, 'steps'>): SessionAudit {
-  return { commands: commandRows(session.steps), files: fileRows(session.steps), errors: errorRows(session.steps) };
+export function auditRows(session: Pick<Session, 'steps'>, turns: SessionTurns = buildTurns({ steps: session.steps })): SessionAudit {
+  return { commands: commandRows(session.steps, turns), files: fileRows(session.steps), errors: errorRows(session.steps) };
 }

@@ -3,6 +3,7 @@
  * products and session lengths. Pure; days are UTC (builds do not depend on TZ).
  */
 import { saneIso } from '../brain/dates.ts';
+import { UNKNOWN_MODEL } from '../turns/models.ts';
 import type { SessionSummary, StepRow } from '../archive/schemas.ts';
 import type { Datum } from './charts.ts';
 
@@ -40,6 +41,7 @@ export interface ArchiveStats {
   sessionsPer: Datum[];
   stepsPer: Datum[];
   tools: Datum[];
+  /** Steps per model in force, most used first. */
   models: Datum[];
   products: Datum[];
   lengths: Datum[];
@@ -108,7 +110,11 @@ export function archiveStats(
       if (d) add(stepsPerDay, d);
     }
     for (const [tool, n] of Object.entries(s.toolCounts)) add(tools, tool, n);
-    add(models, s.model ?? '(no model recorded)');
+    // Steps per model in force (the turn builder's count from the Model Selection changes): a session that switched
+    // model four times no longer credits every step to the last one. Older entries without it count by session.
+    if (s.stepsPerModel && Object.keys(s.stepsPerModel).length > 0) {
+      for (const [model, n] of Object.entries(s.stepsPerModel)) add(models, model === UNKNOWN_MODEL ? '(no model recorded)' : model, n);
+    } else add(models, s.model ?? '(no model recorded)', s.stepCount);
     add(products, s.product);
     const bucket = LENGTH_BUCKETS.find(([max]) => s.stepCount <= max)?.[1] ?? 'over 5,000';
     add(lengths, bucket);

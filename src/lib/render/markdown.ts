@@ -110,17 +110,53 @@ function rehypeArchive() {
   };
 }
 
-/** Built once: unified processors are reusable, and building one per document is a measurable cost at 100k steps. */
-const processor = unified()
-  .use(remarkParse)
-  .use(remarkGfm)
-  .use(remarkRehype, { allowDangerousHtml: false })
-  .use(rehypeSanitize, schema)
-  .use(rehypeArchive)
+const HEADING = /^h([1-6])$/;
+
+/**
+ * Moves the text's headings so its highest one becomes `<h{from}>` and the levels it uses follow one another
+ * (a summary using `#` and `###` gets h3 and h4, capped at h6): a model reply or checkpoint summary sits under the
+ * page's h1 and a block's h2, and its `# USER Objective` must not jump back to h1, nor skip levels it never used.
+ */
+function rehypeHeadingsFrom(from: number) {
+  return (tree: Root): void => {
+    const headings: Element[] = [];
+    const visit = (parent: Root | Element): void => {
+      for (const child of parent.children) {
+        if (child.type !== 'element') continue;
+        if (HEADING.test(child.tagName)) headings.push(child);
+        visit(child);
+      }
+    };
+    visit(tree);
+    if (headings.length === 0) return;
+    const used = [...new Set(headings.map((h) => Number(h.tagName.slice(1))))].sort((a, b) => a - b);
+    for (const h of headings) h.tagName = `h${Math.min(6, used.indexOf(Number(h.tagName.slice(1))) + from)}`;
+  };
+}
+
+/** Built once per heading level: unified processors are reusable, and building one per document is a measurable cost at 100k steps. */
+const processors = new Map<number, ReturnType<typeof buildProcessor>>();
+
+function buildProcessor(headingsFrom: number) {
+  const base = unified()
+    .use(remarkParse)
+    .use(remarkGfm)
+    .use(remarkRehype, { allowDangerousHtml: false })
+    .use(rehypeSanitize, schema)
+    .use(rehypeArchive);
   // Raw nodes exist only from rehypeArchive (raw HTML in the source was dropped by remark-rehype, and the
   // sanitiser would have removed any other), so allowing them here lets only the highlighted blocks through.
-  .use(rehypeStringify, { allowDangerousHtml: true })
-  .freeze();
+  return (headingsFrom > 1 ? base.use(rehypeHeadingsFrom, headingsFrom) : base).use(rehypeStringify, { allowDangerousHtml: true }).freeze();
+}
+
+function processorFor(headingsFrom: number): ReturnType<typeof buildProcessor> {
+  let p = processors.get(headingsFrom);
+  if (!p) {
+    p = buildProcessor(headingsFrom);
+    processors.set(headingsFrom, p);
+  }
+  return p;
+}
 
 const cache = new Map<string, string>();
 let cacheChars = 0;
@@ -136,10 +172,15 @@ export function clearMarkdownCache(): void {
  * `text` as safe HTML: GFM (tables, task lists, strikethrough, autolinks, footnotes), raw HTML removed, unsafe URLs
  * dropped, links `rel="nofollow noopener noreferrer"`, remote images shown as links, fenced code highlighted.
  * Results are cached by content hash in memory (bounded) and on disk under `$ARCHIVE_CACHE_DIR/markdown`.
+ * `headingsFrom` is the level a `#` heading becomes (default 1, as written), for text shown under a page's headings.
  */
-export async function renderMarkdown(text: string): Promise<string> {
+export async function renderMarkdown(text: string, options: { headingsFrom?: number } = {}): Promise<string> {
   if (typeof text !== 'string' || text.trim() === '') return '';
-  const key = createHash('sha256').update(`${MARKDOWN_VERSION}\0${HIGHLIGHT_VERSION}\0`).update(text).digest('hex');
+  const headingsFrom = Math.max(1, Math.min(6, Math.trunc(options.headingsFrom ?? 1)));
+  const key = createHash('sha256')
+    .update(`${MARKDOWN_VERSION}\0${HIGHLIGHT_VERSION}\0${headingsFrom > 1 ? `ranked-h${headingsFrom}\0` : ''}`)
+    .update(text)
+    .digest('hex');
   const hit = cache.get(key);
   if (hit !== undefined) {
     cache.delete(key);
@@ -149,7 +190,7 @@ export async function renderMarkdown(text: string): Promise<string> {
   const file = cacheFile('markdown', key, 'html');
   let html = await readCacheFile(file);
   if (html === undefined) {
-    html = String(await processor.process(text));
+    html = String(await processorFor(headingsFrom).process(text));
     await writeCacheFile(file, html);
   }
   if (html.length + text.length < CACHE_CHARS / 8) {
