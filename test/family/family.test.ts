@@ -11,6 +11,7 @@ import { groupBackgroundTasks } from '../../src/lib/family/background-tasks.ts';
 import { familyEvidence } from '../../src/lib/family/evidence.ts';
 import { groupBySender } from '../../src/lib/family/senders.ts';
 import { ancestorsOf, buildSessionTree, type TreeInput } from '../../src/lib/family/tree.ts';
+import { sessionTurns } from '../../src/lib/turns/index.ts';
 import { casesDir, caseId, projectRoot } from '../brain/helpers.ts';
 
 // Beside the project (../shared, as for the conformance tests) or beside its worktree folder (../../shared).
@@ -143,6 +144,11 @@ describe.skipIf(!hasReal)('real sessions', () => {
     expect(push).toMatchObject({ label: '推送到GitHub', start: { tool: 'run_command', stepKey: '1468', derivedFrom: 'transcript' }, end: { status: 'ok', exitCode: 0 }, log: { name: 'task-1468' } });
     expect(tasks.find((t) => t.number === 872)?.end).toMatchObject({ status: 'failed', exitCode: 1 });
     expect(tasks.find((t) => t.number === 1474)?.end?.status).toBe('cancelled');
+    // With the turn builder's pairing the starts are its calls; on this session both ways find the same steps.
+    const paired = groupBackgroundTasks({ ...team, calls: sessionTurns(team).calls });
+    const starts = (list: typeof tasks) => list.filter((t) => t.start?.derivedFrom === 'transcript').map((t) => `${t.number}:${t.start?.callStepKey}:${t.start?.tool}`);
+    expect(starts(paired)).toEqual(starts(tasks));
+    expect(starts(paired)).toContain('1474:1473:schedule');
   });
 
   it('86033144: the two recurring tasks are two groups of 229 and 226 counted notices', () => {

@@ -14,6 +14,7 @@
  *   fired 229 times and task-4252 226 times. Those are notices, counted, not 455 rows.
  */
 import type { Message, Step, TaskLog } from '../brain/types.ts';
+import type { ToolCallView } from '../turns/types.ts';
 import { threadOrder } from '../audit/thread.ts';
 
 /** `<session uuid>/task-<N>` as a sender, with its parts. */
@@ -96,6 +97,12 @@ export interface BackgroundTaskInput {
   steps: readonly Step[];
   messages: readonly Message[];
   taskLogs: readonly TaskLog[];
+  /**
+   * The turn builder's calls (`SessionTurns.calls`), when the caller has them: a call whose outcome went on in the
+   * background names its task, so the start is the builder's pairing instead of "the last call before the
+   * announcement".
+   */
+  calls?: readonly ToolCallView[];
 }
 
 function cut(text: string): string {
@@ -180,12 +187,30 @@ export function groupBackgroundTasks(input: BackgroundTaskInput): BackgroundTask
     return g;
   };
 
-  // The announcement: the result step saying the call went on as task N, and the call in the step before it.
+  // The builder's pairing first: each call that went on in the background, with the step announcing its task.
+  for (const call of input.calls ?? []) {
+    const bg = call.outcome.background;
+    const task = parseTaskSender(bg?.taskId);
+    if (!bg || !task || task.sessionId !== id) continue;
+    const g = group(task.number, bg.taskId);
+    const description = call.outcome.target ?? /Task Description:\s*(.*)/.exec(input.steps[call.resultPosition ?? -1]?.content ?? '')?.[1];
+    g.start = {
+      stepKey: bg.runningStepKey,
+      callStepKey: call.callStepKey,
+      tool: call.name,
+      description: description !== undefined ? cut(description) : undefined,
+      at: call.resultPosition !== undefined ? input.steps[call.resultPosition]?.createdAt : undefined,
+      derivedFrom: 'transcript',
+    };
+    g.label ??= str(input.steps[call.callPosition]?.toolCalls[call.callIndex]?.args.toolSummary);
+  }
+
+  // Else the announcement: the result step saying a call went on as task N, and the last call in the step before it.
   for (const step of input.steps) {
     const m = RUNNING_AS_TASK.exec(step.content ?? '');
     if (!m || parseTaskSender(m[1])?.sessionId !== id) continue;
     const g = group(Number(m[2]), m[1]);
-    if (g.start?.stepKey) continue;
+    if (g.start) continue;
     const caller = [...input.steps.slice(0, step.position)].reverse().find((s) => s.toolCalls.length > 0);
     const call = caller?.toolCalls.at(-1);
     const description = str(call?.args.CommandLine) ?? /Task Description:\s*(.*)/.exec(step.content ?? '')?.[1];
@@ -249,10 +274,10 @@ function pushNotice(g: BackgroundTaskGroup, m: Pick<Message, 'title' | 'timestam
 const memo = new WeakMap<object, BackgroundTaskGroup[]>();
 
 /** `groupBackgroundTasks`, once per session object (a session's step pages share the read session). */
-export function backgroundTasksOf(session: BackgroundTaskInput): BackgroundTaskGroup[] {
+export function backgroundTasksOf(session: Omit<BackgroundTaskInput, 'calls'>, calls?: readonly ToolCallView[]): BackgroundTaskGroup[] {
   let tasks = memo.get(session);
   if (!tasks) {
-    tasks = groupBackgroundTasks(session);
+    tasks = groupBackgroundTasks({ ...session, calls });
     memo.set(session, tasks);
   }
   return tasks;
