@@ -171,8 +171,8 @@ describe('demo build (no roots found → fixtures/demo)', () => {
     });
 
     it('marks subagent sessions for the search filter and counts them apart on /stats/', () => {
-      expect(readPage(build.outDir, `/sessions/${WRITER}/`)).toContain('data-pagefind-filter="session:subagent"');
-      expect(readPage(build.outDir, `/sessions/${PARENT}/steps/1/`)).toContain('data-pagefind-filter="session:top-level"');
+      expect(readPage(build.outDir, `/sessions/${WRITER}/`)).toContain('data-pagefind-filter="session kind:subagent"');
+      expect(readPage(build.outDir, `/sessions/${PARENT}/steps/1/`)).toContain('data-pagefind-filter="session kind:top-level"');
       expect(textOf(readPage(build.outDir, '/stats/') ?? '')).toMatch(/8 sessions 6 top-level sessions 2 subagent sessions/);
       const errors = readPage(build.outDir, '/audit/errors/') ?? '';
       expect(errors).toContain('id="hide-subagents"');
