@@ -127,12 +127,13 @@ async function buildShard(
   n: number,
   ids: string[],
   keys: Record<string, string> | undefined,
+  marks: Record<string, string> = {},
 ): Promise<{ pages: number; cached: boolean }> {
   const target = path.join(outDir, 'pagefind', shardFolder(n));
   const shardCache = path.join(cacheRoot, 'search-shards', String(n));
   const key = keys
     ? createHash('sha256')
-        .update([INCREMENTAL_VERSION, SHARD_FORMAT, ...ids.map((id) => `${id}:${keys[id] ?? '?'}`)].join('\n'))
+        .update([INCREMENTAL_VERSION, SHARD_FORMAT, ...ids.map((id) => `${id}:${keys[id] ?? '?'}${marks[id] ? `:${marks[id]}` : ''}`)].join('\n'))
         .digest('hex')
         .slice(0, 32)
     : undefined;
@@ -214,6 +215,7 @@ export async function buildSearch(outDir: string, cacheRoot: string, logger: Pic
   const groups: string[][] = Array.from({ length: SEARCH_SHARDS }, () => []);
   for (const id of ids.sort()) groups[shardOf(id)]?.push(id);
   const keys = currentPlan()?.keys;
+  const marks = currentPlan()?.familyMarks;
   // Shard 0 always exists (it carries pagefind.js, which the search page loads), even with no session of its own.
   const present = groups.flatMap((group, n) => (n === 0 || group.length > 0 ? [n] : []));
   // Biggest shards first, so two lanes end together.
@@ -226,7 +228,7 @@ export async function buildSearch(outDir: string, cacheRoot: string, logger: Pic
     await Promise.all(
       lanes.map(async (api) => {
         for (let n = queue.shift(); n !== undefined; n = queue.shift()) {
-          const shard = await buildShard(api, outDir, cacheRoot, n, groups[n] ?? [], keys);
+          const shard = await buildShard(api, outDir, cacheRoot, n, groups[n] ?? [], keys, marks);
           if (shard.cached) fromCache++;
           else {
             indexed++;

@@ -11,8 +11,9 @@
  */
 import { getCollection, getEntry } from 'astro:content';
 import { messagePagePaths, taskPagePaths } from './audit/lists.ts';
-import { rendersSession, shardOf } from './archive/incremental.ts';
+import { recordFamilyNeighbours, rendersSession, shardOf } from './archive/incremental.ts';
 import type { ArchiveInfo, ArtifactRow, SessionSummary, StepRow, UploadRow } from './archive/schemas.ts';
+import { buildSessionTree, type SessionTree } from './family/tree.ts';
 
 /** The three session collections, read once: sessions newest first, steps and artifacts grouped by session. */
 interface Collections {
@@ -63,6 +64,25 @@ export async function stepsOf(sessionId: string): Promise<readonly StepRow[]> {
 /** One session's artifacts, in the reader's order. */
 export async function artifactsOf(sessionId: string): Promise<readonly ArtifactRow[]> {
   return (await collections()).artifacts.get(sessionId) ?? [];
+}
+
+let treeOnce: Promise<SessionTree> | undefined;
+
+/** The session tree (who started whom), built once per build over every session (`family/tree.ts`). */
+export function sessionTree(): Promise<SessionTree> {
+  treeOnce ??= allSessions().then((sessions) => {
+    const tree = buildSessionTree(sessions);
+    // The next incremental build re-renders a session when one of its family neighbours changed.
+    recordFamilyNeighbours(Object.fromEntries([...tree.nodes.values()].map((n) => [n.id, n.neighbours])));
+    return tree;
+  });
+  return treeOnce;
+}
+
+/** Ids of the sessions another session started (archived parent or not), for the audit lists. */
+export async function subagentSessionIds(): Promise<ReadonlySet<string>> {
+  const tree = await sessionTree();
+  return new Set([...tree.nodes.values()].filter((n) => n.parent !== undefined).map((n) => n.id));
 }
 
 let renderedOnce: Promise<SessionSummary[]> | undefined;

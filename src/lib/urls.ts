@@ -58,6 +58,8 @@ export const urls = {
   messages: (id: string, n = 1): string => page('sessions', id, 'messages', ...(n > 1 ? [String(n)] : [])),
   /** A session's task logs. */
   tasks: (id: string): string => page('sessions', id, 'tasks'),
+  /** One background task (`<id>/task-N`) on its session's tasks page: start, notices, end and log. */
+  backgroundTask: (id: string, n: number): string => `${page('sessions', id, 'tasks')}#${anchors.backgroundTask(n)}`,
   /** A task log on the task-log page `n` that holds it (`name` as the reader names it: `task-12`). */
   taskLog: (id: string, name: string, n = 1): string => `${page('sessions', id, 'tasks', ...(n > 1 ? [String(n)] : []))}#${encodeURIComponent(anchors.taskLog(name))}`,
   /** A turn of a session's conversation, on the conversation page `n` that holds it. */
@@ -73,4 +75,8 @@ export const anchors = {
   turn: (n: number): string => `turn-${n}`,
   /** A task log on its page. */
   taskLog: (name: string): string => `task-${name.replace(/^task-/, '')}`,
+  /** A background task's group on the tasks page. */
+  backgroundTask: (n: number): string => `bg-task-${n}`,
+  /** The session page's list of the subagents it started. */
+  subagents: (): string => 'subagents',
 };

@@ -113,6 +113,73 @@ describe('demo build (no roots found → fixtures/demo)', () => {
     expect(pages).toBeGreaterThanOrEqual(sessions.reduce((n, s) => n + s.steps.length, 0));
   });
 
+  describe('sessions that belong together (issue 14)', () => {
+    const PARENT = '5b1e0c2a-7d4f-4c1e-9a63-2f8d4e6b1c07';
+    const WRITER = 'a3c9e1f4-2b7d-4e58-8c16-9d0f3b2a7e51';
+    const CHECKER = 'c7d2f8b3-6e1a-4f94-b2c5-0a8e7d3f1b96';
+
+    it('nests the subagent sessions under their parent on the home page, folded with a count', () => {
+      const html = readPage(build.outDir, '/') ?? '';
+      const folded = /<details class="family-children"[^>]*>\s*<summary[^>]*>([^<]*)<\/summary>([\s\S]*?)<\/details>/.exec(html);
+      expect(folded?.[1]).toBe('2 subagent sessions');
+      expect(folded?.[2]).toContain(`href="/sessions/${WRITER}/"`);
+      expect(folded?.[2]).toContain(`href="/sessions/${CHECKER}/"`);
+      // The children are listed once, inside their parent's card, not as day entries of their own.
+      expect(html.split(`href="/sessions/${WRITER}/"`).length - 1).toBe(1);
+      expect(textOf(html)).toContain('2 of them subagent sessions');
+    });
+
+    it("says on a child's page who started it, at which step, and from what that was derived", () => {
+      const html = readPage(build.outDir, `/sessions/${CHECKER}/`) ?? '';
+      const line = textOf(/<p class="family-parent">([\s\S]*?)<\/p>/.exec(html)?.[1] ?? '').trim();
+      expect(line).toMatch(/^subagent: Link checker \(browser\) Started by Write the v2\.4 release notes/);
+      expect(line).toContain(', step 1 .');
+      expect(line).toContain('the invoke_subagent result names its conversation id');
+      expect(html).toContain(`href="/sessions/${PARENT}/steps/1/"`);
+    });
+
+    it("lists on the parent's page the subagents it started, their role and how each ended", () => {
+      const text = textOf(readPage(build.outDir, `/sessions/${PARENT}/`) ?? '');
+      expect(text).toContain('Subagents it started 2 subagents, 2 archived here, 1 failed.');
+      expect(text).toMatch(/self Changelog writer reported back Release notes drafted/);
+      expect(text).toMatch(/browser Link checker failed RESOURCE_EXHAUSTED \(code 429\)/);
+      expect(text).toMatch(/task-4 Watch the nightly build step 3 12 no end recorded task-4\.log/);
+      expect(text).toMatch(/task-6 Build the docs site step 5 0 finished, exit 0 task-6\.log/);
+    });
+
+    it('shows each background task as one thing on the tasks page and under the call that started it', () => {
+      const tasks = textOf(readPage(build.outDir, `/sessions/${PARENT}/tasks/`) ?? '');
+      expect(tasks).toMatch(/task-4 · Watch the nightly build no end recorded schedule Started by the call in step 3 , announced in step 4/);
+      expect(tasks).toMatch(/Watch the nightly build: Cron trigger #… #1–#12 Check the nightly build on CI and report if it is red\. \(iteration 1\) ×12/);
+      expect(tasks).toMatch(/task-6 · Build the docs site finished, exit 0 run_command Started by the call in step 5 , announced in step 6/);
+      const step3 = readPage(build.outDir, `/sessions/${PARENT}/steps/3/`) ?? '';
+      expect(step3).toContain('id="bg-task-4"');
+      expect(step3).toContain(`href="/sessions/${PARENT}/tasks/#task-4"`);
+    });
+
+    it('keeps the whole thread on the messages page, grouped by sender with counts', () => {
+      const text = textOf(readPage(build.outDir, `/sessions/${PARENT}/messages/`) ?? '');
+      expect(text).toMatch(/task-4 task 12 Watch the nightly build: Cron trigger #… ×12/);
+      expect(text).toContain('15 messages');
+    });
+
+    it('links each subagent of the invoke_subagent view to its session', () => {
+      const html = readPage(build.outDir, `/sessions/${PARENT}/steps/1/`) ?? '';
+      expect(html).toContain(`href="/sessions/${WRITER}/"`);
+      expect(html).toContain(`href="/sessions/${CHECKER}/"`);
+      expect(textOf(html)).toMatch(/browser Link checker failed Its session: Open the docs preview/);
+    });
+
+    it('marks subagent sessions for the search filter and counts them apart on /stats/', () => {
+      expect(readPage(build.outDir, `/sessions/${WRITER}/`)).toContain('data-pagefind-filter="session kind:subagent"');
+      expect(readPage(build.outDir, `/sessions/${PARENT}/steps/1/`)).toContain('data-pagefind-filter="session kind:top-level"');
+      expect(textOf(readPage(build.outDir, '/stats/') ?? '')).toMatch(/8 sessions 6 top-level sessions 2 subagent sessions/);
+      const errors = readPage(build.outDir, '/audit/errors/') ?? '';
+      expect(errors).toContain('id="hide-subagents"');
+      expect(errors).toMatch(/<tr class="from-subagent">[\s\S]*?c7d2f8b3/);
+    });
+  });
+
   it('redirects /s/<prefix>/ to the session without JavaScript', () => {
     for (const s of sessions) {
       const html = readPage(build.outDir, `/s/${s.id.slice(0, 8)}/`) ?? '';

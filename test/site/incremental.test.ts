@@ -3,7 +3,8 @@
  * session's pages and re-indexes only its search shard; the other sessions' pages are the very same files
  * (same inode: moved aside and back, never rewritten). Search in Chromium then finds a word only the new session has
  * and a word only an old one has, across the merged shards, with the product filter still narrowing. Touching one
- * session's file re-renders that session alone; a build into a deleted out dir renders everything.
+ * session's file re-renders that session alone (and, for a subagent, the parent whose page shows it); a build into a
+ * deleted out dir renders everything.
  */
 import { appendFileSync, cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, utimesSync } from 'node:fs';
 import os from 'node:os';
@@ -22,6 +23,9 @@ const TOUCHED = 'e69b7648-138c-43cd-a6c0-5bbfeaba62aa';
 const COPIED = '7fc10e1b-7107-468d-9b45-ad18459f6d44';
 const NEW = 'a0a0a0a0-1111-4222-8333-944444444444';
 const NEW_WORD = 'zephyrquokka';
+const PARENT = '5b1e0c2a-7d4f-4c1e-9a63-2f8d4e6b1c07'; // the demo family: a parent and its two subagents
+const WRITER = 'a3c9e1f4-2b7d-4e58-8c16-9d0f3b2a7e51';
+const CHECKER = 'c7d2f8b3-6e1a-4f94-b2c5-0a8e7d3f1b96';
 
 const work = mkdtempSync(path.join(os.tmpdir(), 'agy-incremental-'));
 const home = path.join(work, 'home');
@@ -60,7 +64,7 @@ describe('incremental builds', () => {
     cpSync(path.join(projectRoot, 'fixtures', 'demo'), home, { recursive: true, preserveTimestamps: true });
     const cold = await build();
     expect(cold.code, cold.output.slice(-2000)).toBe(0);
-    expect(cold.output).toContain('reused pages of 0 unchanged sessions, rendering 5');
+    expect(cold.output).toContain('reused pages of 0 unchanged sessions, rendering 8');
     before = { old: inode(`/sessions/${OLD}/steps/1/`), oldSession: inode(`/sessions/${OLD}/`) };
 
     const copy = path.join(home, 'antigravity', 'brain', NEW);
@@ -72,8 +76,8 @@ describe('incremental builds', () => {
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
   it('reuses the unchanged sessions and renders the new one', () => {
-    expect(warm.output).toContain('reused pages of 5 unchanged sessions, rendering 1');
-    expect(warm.output).toMatch(/search index: \d+ shards of 6 sessions \(1 indexed/);
+    expect(warm.output).toContain('reused pages of 8 unchanged sessions, rendering 1');
+    expect(warm.output).toMatch(/search index: \d+ shards of 9 sessions \(1 indexed/);
     expect(inode(`/sessions/${OLD}/steps/1/`)).toBe(before.old);
     expect(inode(`/sessions/${OLD}/`)).toBe(before.oldSession);
     expect(readPage(outDir, `/sessions/${NEW}/`)).toBeDefined();
@@ -139,16 +143,29 @@ describe('incremental builds', () => {
     utimesSync(transcript, future, future);
     const result = await build();
     expect(result.code, result.output.slice(-2000)).toBe(0);
-    expect(result.output).toContain('reused pages of 5 unchanged sessions, rendering 1');
+    expect(result.output).toContain('reused pages of 8 unchanged sessions, rendering 1');
     expect(inode(`/sessions/${TOUCHED}/`)).not.toBe(touchedBefore);
     expect(inode(`/sessions/${OLD}/steps/1/`)).toBe(before.old);
+  }, 120_000);
+
+  it("re-renders a subagent's parent with it (the parent's page shows the child), and only them", async () => {
+    const transcript = path.join(home, 'antigravity', 'brain', WRITER, '.system_generated', 'logs', 'transcript_full.jsonl');
+    const parentBefore = inode(`/sessions/${PARENT}/`);
+    const siblingBefore = inode(`/sessions/${CHECKER}/`);
+    const future = new Date(Date.now() + 120_000);
+    utimesSync(transcript, future, future);
+    const result = await build();
+    expect(result.code, result.output.slice(-2000)).toBe(0);
+    expect(result.output).toContain('reused pages of 7 unchanged sessions, rendering 2');
+    expect(inode(`/sessions/${PARENT}/`)).not.toBe(parentBefore);
+    expect(inode(`/sessions/${CHECKER}/`)).toBe(siblingBefore);
   }, 120_000);
 
   it('renders everything into a deleted out dir', async () => {
     rmSync(outDir, { recursive: true, force: true });
     const result = await build();
     expect(result.code, result.output.slice(-2000)).toBe(0);
-    expect(result.output).toContain('reused pages of 0 unchanged sessions, rendering 6');
+    expect(result.output).toContain('reused pages of 0 unchanged sessions, rendering 9');
     expect(readPage(outDir, `/sessions/${OLD}/steps/1/`)).toBeDefined();
     expect(readPage(outDir, `/sessions/${NEW}/`)).toBeDefined();
     expect(brokenLinks()).toEqual([]);

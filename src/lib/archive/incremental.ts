@@ -3,12 +3,17 @@
  * sessions. No `astro:*` import: `scripts/build.ts` plans (before `astro build`), the routing module reads the
  * plan (which sessions not to render), the search step restores the reused folders and indexes changed shards.
  *
- * A session's own pages (`/sessions/<id>/**`) depend only on that session's files, the site's code and the build
- * settings, so its *reuse key* hashes exactly those: the session's content digest (reader and redactor versions,
- * every file's size and mtime — the same fingerprint the loader uses), a fingerprint of every file of the site's
- * code, ARCHIVE_BASE, the redaction and demo flags and the roots scanned (the page frame shows their count and the
- * demo/redaction banners). Anything else the frame showed that depends on other sessions would break reuse: the
- * frame shows nothing of the kind (the build time is on /report/ only).
+ * A session's own pages (`/sessions/<id>/**`) depend on that session's files, the site's code and the build
+ * settings, so its *reuse key* hashes those: the session's content digest (reader and redactor versions, every
+ * file's size and mtime — the same fingerprint the loader uses), a fingerprint of every file of the site's code,
+ * ARCHIVE_BASE, the redaction and demo flags and the roots scanned (the page frame shows their count and the
+ * demo/redaction banners). The frame shows nothing else that depends on other sessions (the build time is on
+ * /report/ only). The one exception is the session tree (issue 14): a session's page names its parent and its
+ * subagents, so a session is reused only when, besides its own key, the keys of its family neighbours as the last
+ * build's tree found them (`family.json`, written by the routing module) are unchanged too; a session re-rendered for
+ * a neighbour gets a search mark so its shard is re-indexed. A session that newly names an unchanged, unrelated
+ * session as its parent or subagent is not seen until that session's files change: the tree of this build is known
+ * only after the plan (it needs every session read).
  *
  * Soundness: the manifest describes the site being served (the out dir) and is written only after a build was
  * swapped in (a failed build changes neither, so the next one still reuses). It names the absolute out dir, a build
@@ -115,7 +120,8 @@ export async function sessionReuseKeys(
   inputs: ArchiveInputs,
   site: string,
   settings: BuildSettings,
-): Promise<{ shared: string; keys: Record<string, string>; bytes: Record<string, number> }> {
+  cacheDir?: string,
+): Promise<{ shared: string; keys: Record<string, string>; bytes: Record<string, number>; neighbours: Record<string, string[]> }> {
   const shared = sha(JSON.stringify({ v: INCREMENTAL_VERSION, site, ...settings }));
   const keys: Record<string, string> = {};
   const bytes: Record<string, number> = {};
@@ -124,7 +130,31 @@ export async function sessionReuseKeys(
     keys[ref.id] = sha(`${shared}\0${ref.id}\0${content.digest}`);
     bytes[ref.id] = content.bytes;
   });
-  return { shared, keys, bytes };
+  return { shared, keys, bytes, neighbours: cacheDir ? readFamilyNeighbours(cacheDir) : {} };
+}
+
+const FAMILY_FILE = 'family.json';
+
+/** The last build's family neighbours by session id (see `recordFamilyNeighbours`); empty when unknown. */
+function readFamilyNeighbours(cacheDir: string): Record<string, string[]> {
+  try {
+    const parsed = JSON.parse(readFileSync(path.join(incrementalDir(cacheDir), FAMILY_FILE), 'utf8')) as { version?: string; neighbours?: Record<string, string[]> };
+    return parsed.version === INCREMENTAL_VERSION && parsed.neighbours ? parsed.neighbours : {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * Record this build's family neighbours (sessions whose pages show each other, from the session tree) beside the plan
+ * file, for the next build's reuse keys. Only the first render process writes (every process builds the same tree);
+ * without a plan (a plain `astro build`) nothing is reused next time anyway.
+ */
+export function recordFamilyNeighbours(neighbours: Record<string, string[]>, env: NodeJS.ProcessEnv = process.env): void {
+  const planFile = env[PLAN_ENV];
+  if (!planFile || renderPart(env) !== 0) return;
+  const related = Object.fromEntries(Object.entries(neighbours).filter(([, list]) => list.length > 0));
+  writeAtomic(path.join(path.dirname(planFile), FAMILY_FILE), JSON.stringify({ version: INCREMENTAL_VERSION, neighbours: related }));
 }
 
 /** The last successful build into an out dir. */
@@ -153,6 +183,11 @@ export interface BuildPlan {
   keys: Record<string, string>;
   /** Sessions whose pages are reused (not rendered). */
   reused: string[];
+  /**
+   * Sessions rendered again only because a family neighbour changed (their own key is unchanged), with a hash of
+   * their neighbours' keys: the search step adds it to their shard's key so the shard is indexed again.
+   */
+  familyMarks?: Record<string, string>;
   /** Hash of the site fingerprint and settings (see `sessionReuseKeys`). */
   shared: string;
   /** Why nothing could be reused, for the log (undefined when the last build's pages were usable). */
@@ -275,7 +310,7 @@ export interface PlanFolders {
 export async function planBuild(
   cacheDir: string,
   folders: PlanFolders,
-  { shared, keys }: { shared: string; keys: Record<string, string> },
+  { shared, keys, neighbours = {} }: { shared: string; keys: Record<string, string>; neighbours?: Record<string, string[]> },
   split: (toRender: string[]) => Record<string, number> | undefined = () => undefined,
 ): Promise<{ plan: BuildPlan; planFile: string }> {
   const dir = incrementalDir(cacheDir);
@@ -297,8 +332,17 @@ export async function planBuild(
         : previous.shared !== shared
           ? "the site's code or build settings changed"
           : undefined;
+  const familyMarks: Record<string, string> = {};
   if (previous && whyNone === undefined) {
-    const candidates = Object.entries(keys).filter(([id, key]) => previous.keys[id] === key && previous.folders[id] !== undefined);
+    const candidates = Object.entries(keys).filter(([id, key]) => {
+      if (previous.keys[id] !== key || previous.folders[id] === undefined) return false;
+      const family = neighbours[id] ?? [];
+      if (family.some((n) => previous.keys[n] !== keys[n])) {
+        familyMarks[id] = sha(family.map((n) => `${n}:${keys[n] ?? 'missing'}`).join('\0'));
+        return false;
+      }
+      return true;
+    });
     // A few sessions at a time, each linking its files with calls in flight at once.
     await mapBounded(candidates, 4, async ([id]) => {
       const to = path.join(folders.reused, id);
@@ -325,6 +369,7 @@ export async function planBuild(
     whyNone,
     parts,
   };
+  if (Object.keys(familyMarks).length > 0) plan.familyMarks = familyMarks;
   const planFile = path.join(dir, 'plan.json');
   writeAtomic(planFile, JSON.stringify(plan));
   return { plan, planFile };

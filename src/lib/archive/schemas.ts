@@ -6,6 +6,7 @@
 import { z } from 'astro/zod';
 import { LONG_FIELDS } from './long-text.ts';
 import { SessionAuditSchema } from '../audit/schemas.ts';
+import { FamilyEvidenceSchema } from '../family/schemas.ts';
 
 /** Where a problem was found; mirrors the reader's `Problem`. */
 export const ProblemSchema = z.object({
@@ -229,6 +230,8 @@ export const SessionSchema = z.object({
   redacted: z.boolean(),
   /** Commands run, files touched and errors, lean (issue 6; `src/lib/audit/rows.ts`). */
   audit: SessionAuditSchema.optional(),
+  /** What this session's own files say about its subagents, its parent and its background tasks (issue 14; `src/lib/family/`). */
+  family: FamilyEvidenceSchema.optional(),
   /** Where the folder is, for render-time reads. Never shown on a page. */
   ref: SessionRefSchema,
 });

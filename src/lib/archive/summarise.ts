@@ -6,6 +6,7 @@ import type { Session, Step, Upload } from '../brain/types.ts';
 import { RASTER_EXTENSIONS } from '../brain/index.ts';
 import type { Redaction } from '../redact/index.ts';
 import { auditRows } from '../audit/rows.ts';
+import { familyEvidence } from '../family/evidence.ts';
 import type { ArtifactRow, SessionRows, SessionSummary, UploadRow, StepRow } from './schemas.ts';
 import { oneLine } from './step-summary.ts';
 import { longFields } from './long-text.ts';
@@ -79,6 +80,7 @@ export function summariseSession(session: Session, redactions: Redaction[], reda
     if (shown) row.outcome = outcomeRow(shown, s.toolCalls[shown.callIndex]?.args ?? session.steps[shown.callPosition]?.toolCalls[shown.callIndex]?.args);
     return withLongFields(s, row);
   });
+  const family = familyEvidence(session);
   const summary: SessionSummary = {
     id: session.id,
     prefix: session.id.slice(0, 8),
@@ -110,6 +112,7 @@ export function summariseSession(session: Session, redactions: Redaction[], reda
     redactions: redactions.map((r) => ({ ...r })),
     redacted,
     audit: auditRows(session, turns),
+    family,
     ref,
   };
   return { session: summary, steps, artifacts };

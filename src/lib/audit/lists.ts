@@ -17,6 +17,8 @@ export interface RowSession {
   prefix: string;
   title: string;
   product: string;
+  /** True when the session was started by another one (the session tree); audit pages can leave such rows out. */
+  subagent?: boolean;
 }
 
 /** A row with its session. */
@@ -29,10 +31,15 @@ export function auditOf(session: Pick<SessionSummary, 'audit'>): SessionAudit {
   return session.audit ?? EMPTY;
 }
 
-function located<T extends { at?: string; key: string }>(sessions: SessionSummary[], pick: (a: SessionAudit) => T[]): Located<T>[] {
+/** Ids of the sessions another session started (from the session tree); empty when none. */
+export type SubagentIds = ReadonlySet<string>;
+const NONE: SubagentIds = new Set();
+
+function located<T extends { at?: string; key: string }>(sessions: SessionSummary[], pick: (a: SessionAudit) => T[], subagents: SubagentIds): Located<T>[] {
   const out: Located<T>[] = [];
   for (const s of sessions) {
     const session: RowSession = { id: s.id, prefix: s.prefix, title: s.title, product: s.product };
+    if (subagents.has(s.id)) session.subagent = true;
     // Rows without a time take their session's start, so they sort with it.
     for (const row of pick(auditOf(s))) out.push({ ...row, at: row.at ?? s.createdAt, session });
   }
@@ -58,18 +65,18 @@ export const COMMAND_FILTERS = {
 export type CommandFilter = keyof typeof COMMAND_FILTERS;
 
 /** Every command of every session, newest first. */
-export function allCommands(sessions: SessionSummary[]): Located<CommandRow>[] {
-  return located(sessions, (a) => a.commands);
+export function allCommands(sessions: SessionSummary[], subagents: SubagentIds = NONE): Located<CommandRow>[] {
+  return located(sessions, (a) => a.commands, subagents);
 }
 
 /** Every error row of every session, newest first. */
-export function allErrors(sessions: SessionSummary[]): Located<ErrorRow>[] {
-  return located(sessions, (a) => a.errors);
+export function allErrors(sessions: SessionSummary[], subagents: SubagentIds = NONE): Located<ErrorRow>[] {
+  return located(sessions, (a) => a.errors, subagents);
 }
 
 /** Every file change of every session, newest first. */
-export function allFileChanges(sessions: SessionSummary[]): Located<FileChangeRow>[] {
-  return located(sessions, (a) => a.files);
+export function allFileChanges(sessions: SessionSummary[], subagents: SubagentIds = NONE): Located<FileChangeRow>[] {
+  return located(sessions, (a) => a.files, subagents);
 }
 
 /** One path with its changes (newest first). */
@@ -83,9 +90,9 @@ export interface PathGroup {
 }
 
 /** File changes grouped by path; the most recently changed path first. */
-export function fileGroups(sessions: SessionSummary[]): PathGroup[] {
+export function fileGroups(sessions: SessionSummary[], subagents: SubagentIds = NONE): PathGroup[] {
   const byPath = new Map<string, PathGroup>();
-  for (const change of allFileChanges(sessions)) {
+  for (const change of allFileChanges(sessions, subagents)) {
     let group = byPath.get(change.path);
     if (!group) {
       group = { path: change.path, changes: [], added: 0, removed: 0, lastAt: change.at ?? '' };
@@ -121,8 +128,8 @@ export function pageParam(n: number): string | undefined {
 }
 
 /** Every page of `/audit/commands/` (each filter, each page number) as a catch-all route param and its rows. */
-export function commandListPaths(sessions: SessionSummary[]) {
-  const commands = allCommands(sessions);
+export function commandListPaths(sessions: SessionSummary[], subagents: SubagentIds = NONE) {
+  const commands = allCommands(sessions, subagents);
   const counts = filterCounts(commands);
   return (Object.keys(COMMAND_FILTERS) as CommandFilter[]).flatMap((filter) =>
     paginate(commands.filter(COMMAND_FILTERS[filter].keep)).map((page) => {
@@ -141,15 +148,15 @@ function filterCounts(commands: CommandRow[]): Record<CommandFilter, number> {
 }
 
 /** Every page of `/audit/files/` (path groups, paginated). */
-export function fileListPaths(sessions: SessionSummary[]) {
-  const groups = fileGroups(sessions);
+export function fileListPaths(sessions: SessionSummary[], subagents: SubagentIds = NONE) {
+  const groups = fileGroups(sessions, subagents);
   const changes = groups.reduce((n, g) => n + g.changes.length, 0);
   return paginate(groups, PATHS_PER_PAGE).map((page) => ({ params: { page: pageParam(page.n) }, props: { page, changes } }));
 }
 
 /** Every page of `/audit/errors/`. */
-export function errorListPaths(sessions: SessionSummary[]) {
-  return paginate(allErrors(sessions)).map((page) => ({ params: { page: pageParam(page.n) }, props: { page } }));
+export function errorListPaths(sessions: SessionSummary[], subagents: SubagentIds = NONE) {
+  return paginate(allErrors(sessions, subagents)).map((page) => ({ params: { page: pageParam(page.n) }, props: { page } }));
 }
 
 /** Messages per page of a session's message thread (real session 86033144 has 1,179). */
@@ -164,7 +171,7 @@ export function messagePagePaths(sessions: SessionSummary[]) {
   });
 }
 
-/** `/sessions/<id>/tasks/` for every session with task logs. */
+/** `/sessions/<id>/tasks/` for every session with task logs or background tasks. */
 export function taskPagePaths(sessions: SessionSummary[]) {
-  return sessions.filter((s) => s.taskLogCount > 0).map((session) => ({ params: { id: session.id }, props: { session } }));
+  return sessions.filter((s) => s.taskLogCount > 0 || (s.family?.backgroundTasks ?? 0) > 0).map((session) => ({ params: { id: session.id }, props: { session } }));
 }

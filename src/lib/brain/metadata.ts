@@ -15,6 +15,30 @@ const USER_INFORMATION = /<user_information>([\s\S]*?)<\/user_information>/;
 const BRAIN_FOLDER = /[\\/]\.gemini[\\/][^\\/]+[\\/]brain([\\/]|$)/;
 const ABSOLUTE_PATH = /(?:^|[\s'"`(])((?:\/|[A-Za-z]:[\\/])[^\s'"`,;)]*)/;
 
+const OPENING = /\[Message\][^\n]*?\bsender=([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?=\s)[^\n]*?\bcontent=([^\n]*)/i;
+
+/**
+ * The message another session opened this one with: step 0 (a SYSTEM_MESSAGE or USER_INPUT) delivering
+ * `[Message] timestamp=… sender=<session id> priority=… content=…`, the line every session receives messages in
+ * (real d493099f, 86033144). A subagent has no user request; this says what its parent asked of it.
+ */
+export function openingMessage(steps: readonly Step[]): { sender: string; stepKey: string; firstLine: string } | undefined {
+  const first = steps[0];
+  if (!first || first.index !== 0 || (first.type !== 'SYSTEM_MESSAGE' && first.type !== 'USER_INPUT')) return undefined;
+  const m = OPENING.exec(first.content ?? '');
+  if (!m) return undefined;
+  return { sender: (m[1] as string).toLowerCase(), stepKey: first.key, firstLine: (m[2] ?? '').trim() };
+}
+
+/** The first sentence of a message as a title, cut at a word boundary past 120 characters (a prompt is long). */
+function shortTitle(text: string, max = 120): string {
+  const sentence = /^.*?[.!?](?=\s|$)/.exec(text)?.[0] ?? text;
+  if (sentence.length <= max) return sentence;
+  const cut = sentence.slice(0, max - 1);
+  const space = cut.lastIndexOf(' ');
+  return `${space > max / 2 ? cut.slice(0, space) : cut}…`;
+}
+
 /** Derive the session's metadata. `ctimeMs` is the folder's ctime, the last fallback for the start time. */
 export function deriveMeta(id: string, steps: Step[], artifacts: Artifact[], ctimeMs: number): SessionMeta {
   const requests: string[] = [];
@@ -81,8 +105,10 @@ export function deriveMeta(id: string, steps: Step[], artifacts: Artifact[], cti
     new Date(ctimeMs).toISOString();
   const firstLine = requests[0]?.split(/\r?\n/).find((l) => l.trim() !== '')?.trim();
   const summary = artifacts.find((a) => a.metadata?.summary)?.metadata?.summary;
+  const opening = openingMessage(steps);
+  const openingTitle = opening && opening.sender !== id.toLowerCase() ? shortTitle(opening.firstLine) : undefined;
   const meta: SessionMeta = {
-    title: firstLine || summary?.trim() || id,
+    title: firstLine || openingTitle || summary?.trim() || id,
     requests,
     mentionedFiles: [...mentioned],
     createdAt: normaliseIso(createdAt),

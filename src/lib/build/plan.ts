@@ -37,7 +37,7 @@ export async function planPhase(ctx: BuildContext, inputs: ArchiveInputs): Promi
       redactionEnabled: inputs.redactionEnabled,
       isDemo: inputs.isDemo,
       roots: inputs.discovery.roots.map((r) => r.path).sort(),
-    });
+    }, ctx.cacheDir);
     const { plan, planFile } = await planBuild(ctx.cacheDir, ctx.folders, keyed, (toRender) => {
       const count = renderProcessCount(toRender.reduce((sum, id) => sum + (keyed.bytes[id] ?? 0), 0), toRender.length, ctx.env);
       return count > 1 ? assignRenderParts(toRender, keyed.bytes, count) : undefined;
