@@ -64,7 +64,7 @@ function step(key: string, fields: Partial<Step>): Step {
 function sessionFull(secret: string): Session {
   const raw = JSON.stringify({ step_index: 1, content: `token ${secret}` });
   return {
-    id: '11111111-2222-3333-4444-555555555555', product: 'antigravity', dir: '/tmp/x',
+    id: '11111111-2222-3333-4444-555555555555', product: 'antigravity', dir: '/tmp/x', missingSteps: [],
     meta: {
       title: `deploy with ${secret}`, request: `use ${secret}`, requests: [`use ${secret}`], mentionedFiles: [`@[${secret}]`],
       workspace: `/home/u/${secret}`, model: 'Gemini', createdAt: '2025-01-01T00:00:00Z', stepCount: 2, toolCallCount: 1,

@@ -14,6 +14,8 @@ import type { SourceRef } from './types.ts';
 /** One line of a transcript as read, with where it came from. */
 export interface TranscriptLine extends SourceRef {
   value?: unknown;
+  /** Set by the archive store for a line no longer in the file on disk: the first snapshot that missed it (ISO). */
+  goneSince?: string;
 }
 
 /**

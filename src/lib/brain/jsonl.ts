@@ -5,6 +5,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import type { ProblemBudget } from './problems.ts';
+import type { Problem } from './types.ts';
 
 /** One non-empty line of a JSONL file, parsed or not. */
 export interface JsonlLine {
@@ -54,34 +55,15 @@ export function forEachJsonlLine(
       if (!hasNewline) break;
       continue;
     }
-    if (!allUtf8 && !isUtf8(buf.subarray(start, stop))) {
-      problems.add({
-        kind: 'bad-encoding',
-        sessionId,
-        file,
-        line: lineNo,
-        message: `Line ${lineNo} holds bytes that are not valid UTF-8; they were replaced by U+FFFD.`,
-      });
-    }
+    if (!allUtf8 && !isUtf8(buf.subarray(start, stop))) problems.add(badEncoding(file, lineNo, sessionId));
     const raw = buf.toString('utf8', start, stop);
     if (raw.trim() === '') {
       if (!hasNewline) break;
       continue;
     }
-    // A line whose first character can start no JSON value is bad without a parse: a thrown parse costs
-    // microseconds, and a file of 2 million such lines (issue 10) spent most of its read throwing.
-    const value = JSON_START.test(raw) ? parseOrUndefined(raw) : undefined;
+    const value = parseLine(raw);
     if (value === undefined) {
-      const startsInside = raw.trimStart()[0] !== '{';
-      problems.add({
-        kind: 'bad-line',
-        sessionId,
-        file,
-        line: lineNo,
-        message: startsInside
-          ? `Line ${lineNo} (${stop - start} bytes) is not valid JSON: it starts inside a record (a torn line).`
-          : `Line ${lineNo} (${stop - start} bytes) is not valid JSON: the record is cut short or garbled.`,
-      });
+      problems.add(badLine(raw, stop - start, file, lineNo, sessionId));
       visit({ line: lineNo, offset: start, raw });
       if (!hasNewline) break;
       continue;
@@ -89,6 +71,34 @@ export function forEachJsonlLine(
     visit({ line: lineNo, offset: start, raw, value });
     if (!hasNewline) break;
   }
+}
+
+/**
+ * One line's value as the reader takes it: `undefined` when it is not JSON. A line whose first character can start
+ * no JSON value is bad without a parse: a thrown parse costs microseconds, and a file of 2 million such lines
+ * (issue 10) spent most of its read throwing.
+ */
+export function parseLine(raw: string): unknown {
+  return JSON_START.test(raw) ? parseOrUndefined(raw) : undefined;
+}
+
+/** The `bad-line` problem of line `line` (`bytes` long) that does not parse. */
+export function badLine(raw: string, bytes: number, file: string, line: number, sessionId: string | undefined): Problem {
+  const startsInside = raw.trimStart()[0] !== '{';
+  return {
+    kind: 'bad-line',
+    sessionId,
+    file,
+    line,
+    message: startsInside
+      ? `Line ${line} (${bytes} bytes) is not valid JSON: it starts inside a record (a torn line).`
+      : `Line ${line} (${bytes} bytes) is not valid JSON: the record is cut short or garbled.`,
+  };
+}
+
+/** The `bad-encoding` problem of line `line`, whose invalid bytes were replaced. */
+export function badEncoding(file: string, line: number, sessionId: string | undefined): Problem {
+  return { kind: 'bad-encoding', sessionId, file, line, message: `Line ${line} holds bytes that are not valid UTF-8; they were replaced by U+FFFD.` };
 }
 
 /** `JSON.parse(raw)`, or `undefined` when it does not parse (JSON itself has no `undefined`). */

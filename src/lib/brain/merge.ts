@@ -359,12 +359,30 @@ function buildStep(node: Occurrence[], position: number, sessionId: string, budg
   };
   if (omittedSources > 0) step.omittedSources = omittedSources;
   if (winner.createdAt !== undefined) step.createdAt = winner.createdAt;
+  const gone = notOnDiskSince(node);
+  if (gone !== undefined) step.notOnDiskSince = gone;
   if (typeof rec.content === 'string') step.content = rec.content;
   if (typeof rec.thinking === 'string') step.thinking = rec.thinking;
   if ('error' in rec) step.error = rec.error;
   if ('error_code' in rec) step.errorCode = rec.error_code;
   if ('exit_code' in rec) step.exitCode = rec.exit_code;
   return step;
+}
+
+/**
+ * The latest `goneSince` of the node's records when every one kept of them is gone from disk (the archive store
+ * kept them), else undefined.
+ */
+function notOnDiskSince(node: Occurrence[]): string | undefined {
+  let latest: string | undefined;
+  for (const occ of node) {
+    for (const r of keptRecords(occ)) {
+      const gone = r.src.goneSince;
+      if (gone === undefined) return undefined;
+      if (latest === undefined || gone > latest) latest = gone;
+    }
+  }
+  return latest;
 }
 
 /**

@@ -8,11 +8,33 @@ import { constants, promises as fs } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import path from 'node:path';
+import type { TranscriptLine } from './chunks.ts';
+import type { ProblemBudget } from './problems.ts';
+import type { TranscriptRead } from './transcripts.ts';
 import type { Problem } from './types.ts';
+
+/**
+ * Where a session's files come from when not from its folder on disk: the archive store implements it
+ * (`src/lib/store/`), so the reader reads a stored session through the same functions, and does not care where it
+ * came from. Paths are relative to the session folder, `/`-separated.
+ */
+export interface SessionSource {
+  /** A folder's entries, sorted by name; a missing folder is an empty list. */
+  list(rel: string): SafeEntry[];
+  /** A file's bytes (at most `maxBytes`) and its whole size; `undefined` when there is no such file. */
+  read(rel: string, maxBytes: number): { bytes: Buffer; size: number } | undefined;
+  /**
+   * One transcript's lines handed to `visit` in order, when the source keeps transcripts as records rather than
+   * files (the store keeps every line it ever saw); `undefined` to read the transcript files as on disk.
+   */
+  transcript?(transcript: 'compact' | 'full', budget: ProblemBudget, visit: (line: TranscriptLine) => void): TranscriptRead | undefined;
+}
 
 /** The session folder being read and the problems found while reading it. */
 export interface SessionFs {
   sessionId: string;
+  /** Read through this instead of the disk (a stored session); absent for a folder on disk. */
+  source?: SessionSource;
   /** Absolute path as discovered. */
   dir: string;
   /** The folder's real path (symlinks resolved), for the inside/outside check. */
@@ -31,7 +53,13 @@ export interface SafeEntry {
 }
 
 /** Prepare confined access to `dir`. */
-export async function openSessionFs(sessionId: string, dir: string, problems: Problem[]): Promise<SessionFs> {
+export async function openSessionFs(
+  sessionId: string,
+  dir: string,
+  problems: Problem[],
+  source?: SessionSource,
+): Promise<SessionFs> {
+  if (source) return { sessionId, dir, realDir: dir, problems, source };
   let realDir = dir;
   try {
     realDir = await fs.realpath(dir);
@@ -101,6 +129,7 @@ async function resolveInside(sfs: SessionFs, rel: string): Promise<string | unde
 
 /** List a folder inside the session; missing folder = empty list. Symlinks are checked and followed only inside. */
 export async function listDir(sfs: SessionFs, rel: string): Promise<SafeEntry[]> {
+  if (sfs.source) return sfs.source.list(rel);
   let abs = sfs.dir;
   if (rel !== '.') {
     // The folder itself (or a folder on the way) may be a symlink out of the session.
@@ -151,7 +180,7 @@ export async function listDir(sfs: SessionFs, rel: string): Promise<SafeEntry[]>
  * that vanished before it was read is a problem.
  */
 export async function readListedText(sfs: SessionFs, entry: SafeEntry, maxBytes: number): Promise<string | undefined> {
-  if (!entry.plain) return readText(sfs, entry.rel, maxBytes);
+  if (!entry.plain || sfs.source) return readText(sfs, entry.rel, maxBytes);
   const got = await readOpened(sfs, entry.rel, path.join(sfs.dir, entry.rel), maxBytes, true);
   return got && decodeText(sfs, entry.rel, got.bytes, got.size);
 }
@@ -237,6 +266,7 @@ export async function readBytes(
   rel: string,
   maxBytes = Number.POSITIVE_INFINITY,
 ): Promise<{ bytes: Buffer; size: number } | undefined> {
+  if (sfs.source) return sfs.source.read(rel, maxBytes);
   const target = await resolveInside(sfs, rel);
   if (target === undefined) return undefined;
   return readOpened(sfs, rel, target, maxBytes);
@@ -244,6 +274,7 @@ export async function readBytes(
 
 /** File size, or `undefined` (symlinks outside are reported). */
 export async function fileSize(sfs: SessionFs, rel: string): Promise<number | undefined> {
+  if (sfs.source) return sfs.source.read(rel, 0)?.size;
   const real = await resolveInside(sfs, rel);
   if (real === undefined) return undefined;
   try {

@@ -6,14 +6,17 @@ import { type Inventory, readInventory } from './inventory.ts';
 import { BAD_RECORD_NOTES, mergeRecords, TranscriptRecords } from './merge.ts';
 import { deriveMeta } from './metadata.ts';
 import { ProblemBudget } from './problems.ts';
-import { openSessionFs } from './session-fs.ts';
-import { readTranscript } from './transcripts.ts';
-import type { Problem, Session, SessionRef, Step, StepFiles } from './types.ts';
+import { openSessionFs, type SessionSource } from './session-fs.ts';
+import { MAIN, readTranscript, uncoveredRanges, type TranscriptRead } from './transcripts.ts';
+import type { MissingSteps, Problem, Session, SessionRef, Step, StepFiles } from './types.ts';
 
-/** Read a session. Never throws for bad data: everything that went wrong is in `session.problems`. */
-export async function readSession(ref: SessionRef): Promise<Session> {
+/**
+ * Read a session, from its folder or, given a `source`, from wherever that keeps it (the archive store). Never
+ * throws for bad data: everything that went wrong is in `session.problems`.
+ */
+export async function readSession(ref: SessionRef, source?: SessionSource): Promise<Session> {
   const problems: Problem[] = [];
-  const sfs = await openSessionFs(ref.id, ref.dir, problems);
+  const sfs = await openSessionFs(ref.id, ref.dir, problems, source);
   // Line problems (bad lines, records, dates) are bounded per file and kind; see problems.ts.
   const budget = new ProblemBudget(problems, ref.id, BAD_RECORD_NOTES);
   const compactRecords = new TranscriptRecords('compact', ref.id, budget);
@@ -41,6 +44,9 @@ export async function readSession(ref: SessionRef): Promise<Session> {
     scratch: inventory.scratch,
     transcriptFiles: [...compact.files, ...full.files],
     problems,
+    missingSteps: [missingSteps('compact', compact), missingSteps('full', full)].filter(
+      (m): m is MissingSteps => m !== undefined,
+    ),
   };
   if (unattachedStepFiles.length > 0) session.unattachedStepFiles = unattachedStepFiles;
   return session;
@@ -54,6 +60,12 @@ function noteBadDates(inventory: Inventory, sessionId: string, budget: ProblemBu
   };
   for (const m of inventory.messages) check(m.file, 'timestamp', m.timestamp);
   for (const a of inventory.artifacts) check(`${a.name}.metadata.json`, 'updatedAt', a.metadata?.updatedAt);
+}
+
+/** What of one transcript was never captured; undefined when nothing is missing (or nothing was read). */
+function missingSteps(transcript: 'compact' | 'full', read: TranscriptRead): MissingSteps | undefined {
+  const ranges = uncoveredRanges(read.coverage);
+  return ranges.length > 0 ? { transcript, file: MAIN[transcript], ranges } : undefined;
 }
 
 /**

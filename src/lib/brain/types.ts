@@ -72,6 +72,20 @@ export interface SessionRef {
   mtimeMs: number;
   /** The folder's ctime, the last fallback for the session's start time. */
   ctimeMs: number;
+  /** Set when the session is read from the archive store rather than its folder (`src/lib/store/`). */
+  stored?: StoredRef;
+}
+
+/** Where the archive store keeps a session, and what changes when its stored copy changes. */
+export interface StoredRef {
+  /** The store files holding it (absolute paths). */
+  stores: string[];
+  /** Changes whenever any store's copy of the session changes (for content digests). */
+  fingerprint: string;
+  /** Bytes stored for it (to balance split rendering). */
+  bytes: number;
+  /** Set when its folder is gone from disk: since when (ISO). */
+  notOnDiskSince?: string;
 }
 
 /** A copy of a session that lost the tie-break to a newer copy in another root. */
@@ -160,6 +174,11 @@ export interface Step {
   /** Records of this step read but not kept in `sources` (writes replaced by later ones); absent when none. */
   omittedSources?: number;
   output?: StepOutput;
+  /**
+   * Set when none of the step's records is in the transcripts on disk any more (the archive store kept them): the
+   * time of the first snapshot that no longer saw them (ISO).
+   */
+  notOnDiskSince?: string;
   /** `steps/<idx>/content.md`, when present. */
   contentMd?: { file: string; text: string };
 }
@@ -180,6 +199,11 @@ export interface ArtifactVersion {
   /** N for `.resolved.N`; `null` for the plain `.resolved` (the latest resolved copy). */
   version: number | null;
   text: string;
+  /**
+   * For a version the archive store kept after the file changed on disk: when that content was last seen (ISO).
+   * Absent for what is on disk now.
+   */
+  replacedAt?: string;
 }
 
 /** A root artifact: a markdown document, or the metadata of a non-markdown one (code artifacts are not kept on disk). */
@@ -289,6 +313,21 @@ export interface Session {
    * session). Kept so nothing on disk silently disappears; absent when every step file was attached.
    */
   unattachedStepFiles?: StepFiles[];
+  /** Step numbers no transcript file ever showed us, per transcript (before the first capture and in gaps). */
+  missingSteps: MissingSteps[];
+  /** Set when the session was read from the archive store and its folder is gone from disk: since when (ISO). */
+  notOnDiskSince?: string;
+  /** When the archive store first and last saw the session (absent when read straight from disk). */
+  archived?: { firstSeen: string; lastSeen: string };
+}
+
+/** Step-number ranges of one transcript that were never captured. */
+export interface MissingSteps {
+  transcript: 'compact' | 'full';
+  /** The transcript's main file, relative to the session folder. */
+  file: string;
+  /** Inclusive ranges of `step_index`, ascending. */
+  ranges: Array<{ from: number; to: number }>;
 }
 
 /** The files of one `.system_generated/steps/<idx>/` folder. */

@@ -1,0 +1,258 @@
+/**
+ * The archive store's file format: one SQLite database, opened through Node's built-in `node:sqlite` (no native
+ * add-on to compile). This module owns the schema: the numbered migrations below, `PRAGMA user_version` saying
+ * how many have run, and `PRAGMA application_id` saying the file is ours. The tables are documented in README.md
+ * ("The archive store") for people who query the file with `sqlite3`.
+ *
+ * Opening never overwrites what it does not understand: a file that is not SQLite, a SQLite database of some other
+ * program, or a store written by a newer agy-archive stops with a `StoreError` (message plus hint), and the file is
+ * left untouched.
+ */
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+
+/** `PRAGMA application_id` of an agy-archive store: the bytes `agyA`. */
+export const APPLICATION_ID = 0x61677941;
+
+/** How long a writer waits for another writer (a cron snapshot while a build snapshots) before giving up. */
+export const BUSY_TIMEOUT_MS = 120_000;
+
+/**
+ * The migrations, in order; `user_version` is how many have run. Never edit one that has shipped: add the next.
+ * Times are ISO-8601 UTC text, so `sqlite3` users can read and compare them.
+ */
+const MIGRATIONS: readonly string[] = [
+  // 1: the first schema.
+  `
+  CREATE TABLE meta (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+  ) STRICT;
+
+  CREATE TABLE sessions (
+    id TEXT PRIMARY KEY,
+    product TEXT NOT NULL,
+    root TEXT NOT NULL,
+    dir TEXT NOT NULL,
+    ctime_ms REAL NOT NULL,
+    mtime_ms REAL NOT NULL,
+    first_seen TEXT NOT NULL,
+    last_seen TEXT NOT NULL,
+    gone_since TEXT,
+    version INTEGER NOT NULL DEFAULT 0
+  ) STRICT;
+
+  CREATE TABLE snapshots (
+    id INTEGER PRIMARY KEY,
+    session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    taken_at TEXT NOT NULL,
+    files_read INTEGER NOT NULL,
+    lines_added INTEGER NOT NULL,
+    lines_gone INTEGER NOT NULL,
+    versions_added INTEGER NOT NULL
+  ) STRICT;
+  CREATE INDEX snapshots_by_session ON snapshots(session_id);
+
+  CREATE TABLE blobs (
+    hash TEXT PRIMARY KEY,
+    size INTEGER NOT NULL,
+    data BLOB NOT NULL
+  ) STRICT;
+
+  CREATE TABLE files (
+    session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    path TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    mtime_ms REAL NOT NULL,
+    first_seen TEXT NOT NULL,
+    last_seen TEXT NOT NULL,
+    gone_since TEXT,
+    PRIMARY KEY (session_id, path)
+  ) STRICT, WITHOUT ROWID;
+
+  CREATE TABLE file_versions (
+    id INTEGER PRIMARY KEY,
+    session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    path TEXT NOT NULL,
+    blob TEXT NOT NULL REFERENCES blobs(hash),
+    size INTEGER NOT NULL,
+    first_seen TEXT NOT NULL,
+    last_seen TEXT NOT NULL,
+    UNIQUE (session_id, path, blob)
+  ) STRICT;
+  CREATE INDEX file_versions_by_blob ON file_versions(blob);
+
+  CREATE TABLE transcript_lines (
+    id INTEGER PRIMARY KEY,
+    session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    transcript TEXT NOT NULL CHECK (transcript IN ('compact', 'full')),
+    seq INTEGER NOT NULL,
+    hash TEXT NOT NULL,
+    dup INTEGER NOT NULL,
+    raw TEXT NOT NULL,
+    file TEXT NOT NULL,
+    line INTEGER NOT NULL,
+    torn INTEGER NOT NULL DEFAULT 0,
+    bad_utf8 INTEGER NOT NULL DEFAULT 0,
+    first_seen TEXT NOT NULL,
+    gone_since TEXT,
+    UNIQUE (session_id, transcript, hash, dup)
+  ) STRICT;
+  CREATE INDEX transcript_lines_in_order ON transcript_lines(session_id, transcript, seq);
+
+  CREATE TABLE coverage (
+    session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    transcript TEXT NOT NULL CHECK (transcript IN ('compact', 'full')),
+    first_index INTEGER NOT NULL,
+    last_index INTEGER NOT NULL,
+    PRIMARY KEY (session_id, transcript, first_index)
+  ) STRICT, WITHOUT ROWID;
+
+  CREATE TABLE problems (
+    session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    kind TEXT NOT NULL,
+    file TEXT NOT NULL,
+    line INTEGER,
+    message TEXT NOT NULL,
+    seen_at TEXT NOT NULL
+  ) STRICT;
+  CREATE INDEX problems_by_session ON problems(session_id);
+  `,
+];
+
+/** The schema version this code writes: stores with a higher `user_version` are refused. */
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** A store that cannot be used as asked: what is wrong, and what to do. The file was not changed. */
+export class StoreError extends Error {
+  /** What the user can do about it. */
+  readonly hint: string;
+  constructor(message: string, hint: string, options?: { cause?: unknown }) {
+    super(`${message}\nHint: ${hint}`, options);
+    this.name = 'StoreError';
+    this.hint = hint;
+  }
+}
+
+const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
+
+/** True when the file starts with SQLite's header (read before SQLite is let near it). */
+function looksLikeSqlite(file: string): boolean {
+  const fd = openSync(file, 'r');
+  try {
+    const head = Buffer.alloc(SQLITE_HEADER.length);
+    const n = readSync(fd, head, 0, head.length, 0);
+    return n === head.length && head.equals(SQLITE_HEADER);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Options of `openStore`. */
+export interface OpenStoreOptions {
+  /** Open read-only (building from a store, `ARCHIVE_STORES`): the file must exist and is never written. */
+  readOnly?: boolean;
+}
+
+/**
+ * Open (creating when missing, unless read-only) the store at `file`, migrate it to `SCHEMA_VERSION`, and return
+ * the connection: WAL journal, a busy timeout, foreign keys on, file mode 0600. Throws `StoreError` for a file
+ * that is not ours, a store from a newer version, or a corrupt file, before writing anything to it.
+ */
+export function openStore(file: string, options: OpenStoreOptions = {}): DatabaseSync {
+  const exists = existsSync(file);
+  if (!exists && options.readOnly) {
+    throw new StoreError(`The archive store ${file} does not exist.`, 'Check the path in ARCHIVE_STORES, or run `npm run archive` to create it.');
+  }
+  if (exists) {
+    if (!statSync(file).isFile()) {
+      throw new StoreError(`${file} is not a file, so it cannot be the archive store.`, 'Point ARCHIVE_STORE at a file path.');
+    }
+    if (statSync(file).size > 0 && !looksLikeSqlite(file)) {
+      throw new StoreError(
+        `${file} is not an SQLite database, so it is not an agy-archive store; it was left untouched.`,
+        'Point ARCHIVE_STORE at another path (or move that file away).',
+      );
+    }
+  } else {
+    mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  }
+  let db: DatabaseSync;
+  try {
+    db = new DatabaseSync(file, { readOnly: options.readOnly === true, timeout: BUSY_TIMEOUT_MS });
+  } catch (error) {
+    throw new StoreError(`Could not open the archive store ${file}: ${(error as Error).message}.`, 'Check the file permissions.', { cause: error });
+  }
+  try {
+    checkOwnership(db, file);
+    if (!options.readOnly) {
+      // Before any table is written, so the -wal and -shm files are created with the same mode as the store.
+      chmodSync(file, 0o600);
+      db.exec('PRAGMA journal_mode = WAL');
+      migrate(db);
+      for (const side of ['-wal', '-shm']) if (existsSync(file + side)) chmodSync(file + side, 0o600);
+    }
+    db.exec('PRAGMA foreign_keys = ON');
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+/** Refuse a database that is not ours, newer than this code, or corrupt: nothing has been written yet. */
+function checkOwnership(db: DatabaseSync, file: string): void {
+  let appId: number;
+  let version: number;
+  let tables: number;
+  try {
+    appId = Number((db.prepare('PRAGMA application_id').get() as { application_id: number }).application_id);
+    version = Number((db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version);
+    tables = Number((db.prepare("SELECT count(*) AS n FROM sqlite_schema").get() as { n: number }).n);
+  } catch (error) {
+    throw new StoreError(
+      `The archive store ${file} cannot be read (${(error as Error).message}); it was left untouched.`,
+      'It may be corrupt: keep a copy, then try `sqlite3 FILE ".recover"`, or point ARCHIVE_STORE elsewhere to start a new store.',
+      { cause: error },
+    );
+  }
+  if (appId === 0 && version === 0 && tables === 0) return; // A new, empty database: ours to set up.
+  if (appId !== APPLICATION_ID) {
+    throw new StoreError(
+      `${file} is an SQLite database of another program (application_id ${appId}), not an agy-archive store; it was left untouched.`,
+      'Point ARCHIVE_STORE at another path.',
+    );
+  }
+  if (version > SCHEMA_VERSION) {
+    throw new StoreError(
+      `The archive store ${file} was written by a newer agy-archive (schema ${version}; this one knows up to ${SCHEMA_VERSION}); it was left untouched.`,
+      'Update agy-archive (git pull && npm ci), or point ARCHIVE_STORE at another path.',
+    );
+  }
+}
+
+/** Run the migrations not yet run, each in its own transaction with the `user_version` bump. */
+function migrate(db: DatabaseSync): void {
+  for (;;) {
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      // Read inside the write lock: two processes opening a new store at once run each migration once.
+      const version = Number((db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version);
+      if (version >= SCHEMA_VERSION) {
+        db.exec('COMMIT');
+        return;
+      }
+      if (version === 0) db.exec(`PRAGMA application_id = ${APPLICATION_ID}`);
+      db.exec(MIGRATIONS[version] as string);
+      if (version === 0) {
+        db.prepare("INSERT INTO meta(key, value) VALUES ('format', 'agy-archive store'), ('created_at', ?)").run(new Date().toISOString());
+      }
+      db.exec(`PRAGMA user_version = ${version + 1}`);
+      db.exec('COMMIT');
+    } catch (error) {
+      db.exec('ROLLBACK');
+      throw error;
+    }
+  }
+}
