@@ -55,6 +55,8 @@ const work = path.resolve(projectRoot, flags.work, `run-${steps}`);
 const home = path.join(work, 'home');
 const cache = path.join(work, 'cache');
 const out = path.join(work, 'out');
+/** The bench's own archive store (never the user's): the cold build snapshots into it empty. */
+const store = path.join(work, 'archive.sqlite');
 const floorDir = path.join(work, 'floor');
 const profDir = path.join(work, 'prof');
 rmSync(work, { recursive: true, force: true });
@@ -71,7 +73,7 @@ say(`${written.sessions.length} sessions, ${(written.bytes / 2 ** 20).toFixed(0)
 
 /** Env for our build: only our variables, nothing inherited that would change discovery. */
 function buildEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, GEMINI_HOME: home, ARCHIVE_OUT_DIR: out, ARCHIVE_CACHE_DIR: cache, ...extra };
+  const env: NodeJS.ProcessEnv = { ...process.env, GEMINI_HOME: home, ARCHIVE_OUT_DIR: out, ARCHIVE_CACHE_DIR: cache, ARCHIVE_STORE: store, ARCHIVE_STORES: '', ...extra };
   delete env.BRAIN_ROOTS;
   delete env.ARCHIVE_BASE;
   return env;

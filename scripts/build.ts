@@ -3,9 +3,9 @@
  * is there. Read top to bottom:
  *
  *   lock      one build at a time per out dir and per cache; a second build waits (`lock.ts`)
+ *   snapshot  what is new on disk into the archive store, which the inputs then read (`snapshot.ts`)
  *   inputs    which sessions to read; the demo never replaces a real archive (`inputs.ts`)
  *   plan      which sessions' pages to reuse from the live site, and how many render processes (`plan.ts`)
- *   snapshot  (the durable archive's phase goes here)
  *   render    `astro build` per render part, into `<outDir>.staging` and `<outDir>.part-<n>` (`render.ts`)
  *   gather    the parts' session folders into the staging folder (`gather.ts`)
  *   index     the search step over the whole new site (`search.ts`)
@@ -16,7 +16,7 @@
  * the previous site as it was. Bad input never fails a build: the reader records problems; only a broken setup, or
  * a phase that could not finish, does (with a message and a hint).
  *
- * Env: GEMINI_HOME / BRAIN_ROOTS (inputs), ARCHIVE_REDACT=off, ARCHIVE_BASE, ARCHIVE_OUT_DIR, ARCHIVE_CACHE_DIR,
+ * Env: GEMINI_HOME / BRAIN_ROOTS (inputs), ARCHIVE_STORE / ARCHIVE_STORES (the archive store), ARCHIVE_REDACT=off, ARCHIVE_BASE, ARCHIVE_OUT_DIR, ARCHIVE_CACHE_DIR,
  * ARCHIVE_MAX_OLD_SPACE_MB (default 8192), ARCHIVE_RENDER_PROCESSES (default: cores, at most 2, for builds with
  * over 64 MiB of sessions to render; 1 otherwise).
  */
@@ -30,6 +30,7 @@ import { planPhase } from '../src/lib/build/plan.ts';
 import { clearBuildFolders, publishSite, recoverInterruptedSwap } from '../src/lib/build/publish.ts';
 import { renderParts } from '../src/lib/build/render.ts';
 import { indexSearch } from '../src/lib/build/search.ts';
+import { snapshotArchive } from '../src/lib/build/snapshot.ts';
 import { BuildStop } from '../src/lib/build/stop.ts';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -43,9 +44,9 @@ try {
   if (recovered) console.log(recovered);
   await clearBuildFolders(ctx.folders);
 
+  await snapshotArchive(ctx);
   const inputs = await readBuildInputs(ctx);
   const planned = await planPhase(ctx, inputs);
-  // snapshot: the durable archive (SQLite) keeps what this build read before any page is rendered.
   await renderParts(ctx, planned.renderParts);
   gatherParts(ctx, planned.renderParts);
   await indexSearch(ctx, planned.renderParts);

@@ -1,35 +1,42 @@
 /**
- * `npm run sessions [-- <prefix>] [-- --json]`: what the build will see. A thin layer over the reader.
+ * `npm run sessions [-- <prefix>] [-- --json]`: what the build will see (the archive store's sessions, and any on
+ * disk it does not hold yet; see `src/lib/archive/inputs.ts`). A thin layer over the reader.
  *   no argument   a table of every session, newest first
  *   <prefix>      one session's metadata and problems (every candidate when the prefix is ambiguous)
  *   --json        only a JSON array of {id, product, createdAt, title, model, workspace, steps, problems}
  */
-import {
-  compareNewestFirst,
-  discoverSessions,
-  discoveryOptionsFromEnv,
-  problemTotal,
-  readSession,
-  resolvePrefix,
-  whyNoBrainFolder,
-  type Session,
-} from '../src/lib/brain/index.ts';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { compareNewestFirst, discoveryOptionsFromEnv, problemTotal, resolvePrefix, type Session } from '../src/lib/brain/index.ts';
+import { resolveArchiveInputs } from '../src/lib/archive/inputs.ts';
+import { readArchivedSession } from '../src/lib/archive/source.ts';
+import { StoreError } from '../src/lib/store/schema.ts';
 
 const args = process.argv.slice(2);
 const json = args.includes('--json');
 const prefix = args.find((a) => !a.startsWith('--'));
 
 const options = discoveryOptionsFromEnv();
-const discovery = await discoverSessions(options);
-const where = options.brainRoots ? `BRAIN_ROOTS=${options.brainRoots.join(':')}` : `GEMINI_HOME=${options.geminiHome}`;
+const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const quiet = { info: () => undefined, warn: () => undefined };
+let inputs: Awaited<ReturnType<typeof resolveArchiveInputs>>;
+try {
+  inputs = await resolveArchiveInputs(projectRoot, process.env, quiet);
+} catch (error) {
+  if (!(error instanceof StoreError)) throw error;
+  console.error(error.message);
+  process.exit(2);
+}
+const discovery = inputs.discovery;
+const where = inputs.stores.length > 0 ? inputs.description : options.brainRoots ? `BRAIN_ROOTS=${options.brainRoots.join(':')}` : `GEMINI_HOME=${options.geminiHome}`;
 
-if (discovery.roots.length === 0 && !json) {
-  console.error(`No brain folder found (GEMINI_HOME=${await whyNoBrainFolder(options.geminiHome ?? '~/.gemini')}).`);
+if (inputs.isDemo && !json) {
+  console.error(`No brain folder found (${inputs.noRootReason ?? where}).`);
   console.error('Hint: set GEMINI_HOME to the folder holding <product>/brain/, or BRAIN_ROOTS to brain folders (:-separated).');
   process.exit(1);
 }
 
-let refs = discovery.sessions;
+let refs = inputs.isDemo ? [] : discovery.sessions;
 if (prefix !== undefined) {
   refs = resolvePrefix(refs, prefix);
   if (refs.length === 0) {
@@ -43,7 +50,7 @@ if (prefix !== undefined) {
   }
 }
 
-const sessions = (await Promise.all(refs.map((r) => readSession(r)))).sort(compareNewestFirst);
+const sessions = (await Promise.all(refs.map((r) => readArchivedSession(r)))).sort(compareNewestFirst);
 
 if (json) {
   const rows = sessions.map((s) => ({
@@ -55,6 +62,7 @@ if (json) {
     workspace: s.meta.workspace ?? null,
     steps: s.steps.length,
     problems: problemTotal(s.problems),
+    notOnDiskSince: s.notOnDiskSince ?? null,
   }));
   console.log(JSON.stringify(rows, null, 2));
 } else if (prefix === undefined) {
@@ -86,7 +94,7 @@ function printTable(list: Session[]): void {
     localTime(s.meta.createdAt),
     String(s.steps.length),
     String(problemTotal(s.problems)),
-    clip(s.meta.title, 60),
+    `${s.notOnDiskSince ? `[not on disk since ${localTime(s.notOnDiskSince)}] ` : ''}${clip(s.meta.title, 60)}`,
   ]);
   const head = ['PREFIX', 'PRODUCT', 'STARTED', 'STEPS', 'PROBLEMS', 'TITLE'];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
@@ -106,6 +114,9 @@ function printDetail(s: Session): void {
   };
   console.log(s.id);
   field('product', s.product);
+  field('not on disk', s.notOnDiskSince ? `since ${localTime(s.notOnDiskSince)} (${s.notOnDiskSince}); kept by the archive store` : undefined);
+  field('archived', s.archived ? `first seen ${s.archived.firstSeen}, last seen ${s.archived.lastSeen}` : undefined);
+  field('never seen', s.missingSteps.map((m) => `${m.file}: ${m.ranges.map((r) => (r.from === r.to ? r.from : `${r.from}-${r.to}`)).join(', ')}`).join('; ') || undefined);
   field('title', clip(m.title, 100));
   field('started', `${localTime(m.createdAt)} (${m.createdAt})`);
   field('local time', m.localTime);

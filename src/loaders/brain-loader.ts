@@ -33,7 +33,7 @@ import {
   progressReporter,
   readSessionRows,
   resolveArchiveInputs,
-  sessionFingerprint,
+  contentFingerprint,
   type ArchiveInfo,
   type ArchiveInputs,
   type ArchiveLog,
@@ -101,7 +101,7 @@ function archivePass(name: string, context: LoaderContext, options: Required<Bra
   const digests = inputs.then(async ({ discovery, redactionEnabled }) => {
     const out = new Map<string, string>();
     await mapBounded(discovery.sessions, 8, async (ref) => {
-      const files = await sessionFingerprint(ref.dir);
+      const files = await contentFingerprint(ref);
       out.set(
         ref.id,
         generateDigest({
@@ -332,6 +332,7 @@ export function archiveLoader(options: BrainLoaderOptions = {}): Loader {
         sessionsFound: discovery.sessions.length,
         shadowed: discovery.shadowed.map((s) => ({ id: s.id, shadowedDir: s.shadowed.dir, winnerDir: s.winner.dir })),
         problems: discovery.problems.map((p) => ({ ...p })),
+        ...(inputs.stores.length > 0 ? { stores: inputs.stores } : {}),
         builtAt: new Date().toISOString(),
       };
       const data = await context.parseData({ id: ARCHIVE_ENTRY_ID, data: info });

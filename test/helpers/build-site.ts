@@ -17,6 +17,8 @@ export interface BuildSiteOptions {
   outDir: string;
   /** Cache folder; default `<outDir>-cache`. */
   cacheDir?: string;
+  /** Archive store file; default `<outDir>-store/archive.sqlite` (never the user's). `env.ARCHIVE_STORE` wins. */
+  store?: string;
 }
 
 /** Result of a build. */
@@ -32,7 +34,7 @@ export interface StartedBuild {
 }
 
 /** Start a build. Inputs come only from `env` (HOME-based discovery is neutralised unless given). */
-export function startBuild({ env = {}, outDir, cacheDir }: BuildSiteOptions): StartedBuild {
+export function startBuild({ env = {}, outDir, cacheDir, store }: BuildSiteOptions): StartedBuild {
   const childEnv: Record<string, string | undefined> = { ...process.env };
   delete childEnv.GEMINI_HOME;
   delete childEnv.BRAIN_ROOTS;
@@ -41,6 +43,8 @@ export function startBuild({ env = {}, outDir, cacheDir }: BuildSiteOptions): St
   Object.assign(childEnv, {
     ARCHIVE_OUT_DIR: outDir,
     ARCHIVE_CACHE_DIR: cacheDir ?? `${outDir}-cache`,
+    ARCHIVE_STORE: store ?? path.join(`${outDir}-store`, 'archive.sqlite'),
+    ARCHIVE_STORES: '',
     ASTRO_TELEMETRY_DISABLED: '1',
     NO_COLOR: '1',
     ...env,

@@ -51,7 +51,7 @@ describe.skipIf(!hasChromium())('the site built from the hostile home', () => {
       cwd: projectRoot,
       env: {
         ...process.env, GEMINI_HOME: hostile.home, BRAIN_ROOTS: '', ARCHIVE_REDACT: '', ARCHIVE_OUT_DIR: dist,
-        ARCHIVE_CACHE_DIR: path.join(tmp, 'cache'), ARCHIVE_BASE: '',
+        ARCHIVE_CACHE_DIR: path.join(tmp, 'cache'), ARCHIVE_BASE: '', ARCHIVE_STORE: path.join(tmp, 'archive.sqlite'), ARCHIVE_STORES: '',
       },
       encoding: 'utf8',
       maxBuffer: 64 * 1024 * 1024,

@@ -17,12 +17,12 @@ import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import v8 from 'node:v8';
-import { readSession } from '../brain/index.ts';
 import type { Session, Step } from '../brain/types.ts';
 import { redactSession } from '../redact/index.ts';
 import { sessionTurns, type SessionTurns, type ToolCallView } from '../turns/index.ts';
 import { cacheRoot } from '../render/disk-cache.ts';
 import { prehighlightSession } from './prerender-pool.ts';
+import { readArchivedSession } from './source.ts';
 import type { SessionRefData } from './schemas.ts';
 
 /** Sessions kept in memory at once. */
@@ -106,7 +106,7 @@ async function loadSession(key: string, ref: SessionRefData, redactionEnabled: b
     // Not spilled yet (or torn): read it.
   }
   if (!session) {
-    session = (await redactSession(await readSession(ref), { enabled: redactionEnabled })).session;
+    session = (await redactSession(await readArchivedSession(ref), { enabled: redactionEnabled })).session;
     await writeSpill(key, session);
   }
   if (!seen.has(key)) {

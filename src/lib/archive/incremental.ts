@@ -41,7 +41,7 @@ import { READER_VERSION } from '../brain/index.ts';
 import type { SessionRef } from '../brain/types.ts';
 import { REDACTOR_VERSION } from '../redact/index.ts';
 import type { ArchiveInputs } from './inputs.ts';
-import { mapBounded, sessionFingerprint } from './pipeline.ts';
+import { contentFingerprint, mapBounded } from './pipeline.ts';
 
 /** Bump when the plan, manifest or shard layout changes: every cached page and shard is then rebuilt. */
 export const INCREMENTAL_VERSION = 'incremental-2';
@@ -107,8 +107,8 @@ export interface BuildSettings {
 
 /** The digest of a session's content (the same inputs as the loader's digest) and the bytes of its files. */
 export async function sessionContentDigest(ref: SessionRef): Promise<{ digest: string; bytes: number }> {
-  const files = await sessionFingerprint(ref.dir);
-  const bytes = files.reduce((sum, line) => sum + (Number(line.split('\t')[1]) || 0), 0);
+  const files = await contentFingerprint(ref);
+  const bytes = ref.stored ? ref.stored.bytes : files.reduce((sum, line) => sum + (Number(line.split('\t')[1]) || 0), 0);
   return { digest: sha([READER_VERSION, REDACTOR_VERSION, ref.product, ref.root, ref.dir, files.join('\n')].join('\0')), bytes };
 }
 

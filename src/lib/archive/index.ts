@@ -3,6 +3,7 @@ export { resolveArchiveInputs, consoleLog, DEMO_HOME, type ArchiveInputs, type A
 export {
   readSessionRows,
   sessionFingerprint,
+  contentFingerprint,
   progressReporter,
   mapBounded,
   formatTotals,

@@ -1,11 +1,18 @@
 /**
  * Which brain roots to read and how: from the environment, falling back to the demo home shipped in `fixtures/demo`
  * when nothing is found, so `npm run build` on a machine without Antigravity history still shows what the site is.
+ *
+ * With an archive store (the default; `ARCHIVE_STORE=none` turns it off) the sessions are the store's: every session
+ * it ever saw, read from it (`ref.stored`), including those gone from disk; a session on disk the store does not
+ * hold yet is read from its folder. `ARCHIVE_STORES` builds from those stores alone. The demo never reads a store.
  */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { discoverSessions, discoveryOptionsFromEnv, whyNoBrainFolder } from '../brain/index.ts';
-import type { Discovery } from '../brain/types.ts';
+import type { Discovery, SessionRef } from '../brain/types.ts';
 import { redactionEnabledFromEnv } from '../redact/index.ts';
+import { buildStoresFromEnv, storePathFromEnv } from '../store/location.ts';
+import { listStoredSessions } from '../store/read.ts';
 
 /** The demo GEMINI_HOME, relative to the project root. */
 export const DEMO_HOME = 'fixtures/demo';
@@ -21,6 +28,8 @@ export interface ArchiveInputs {
   description: string;
   /** For the demo: why no brain folder was found, naming the path (e.g. `GEMINI_HOME=/x does not exist`). */
   noRootReason?: string;
+  /** The archive store files the sessions are read from; empty when read from the folders. */
+  stores: string[];
 }
 
 /** Notices for the console (the loader passes Astro's logger). */
@@ -53,7 +62,28 @@ export async function resolveArchiveInputs(
     ? `BRAIN_ROOTS=${options.brainRoots.join(':')}`
     : `GEMINI_HOME=${options.geminiHome ?? '~/.gemini'}`;
   const discovery = await discoverSessions(options);
-  if (discovery.roots.length > 0) return { discovery, isDemo: false, redactionEnabled, description };
+  const buildStores = buildStoresFromEnv(env);
+  if (buildStores.length > 0) {
+    // Other machines' stores: their sessions only (the folders here are not read).
+    return {
+      discovery: { ...discovery, sessions: withStored([], buildStores) },
+      isDemo: false,
+      redactionEnabled,
+      description: `ARCHIVE_STORES=${buildStores.join(':')}`,
+      stores: buildStores,
+    };
+  }
+  if (discovery.roots.length > 0) {
+    const store = storePathFromEnv(env);
+    if (!store || !existsSync(store)) return { discovery, isDemo: false, redactionEnabled, description, stores: [] };
+    return {
+      discovery: { ...discovery, sessions: withStored(discovery.sessions, [store]) },
+      isDemo: false,
+      redactionEnabled,
+      description: `${description}, archive store ${store}`,
+      stores: [store],
+    };
+  }
 
   const demoHome = path.resolve(projectRoot, DEMO_HOME);
   const homeSet = Boolean(env.GEMINI_HOME?.trim());
@@ -70,5 +100,13 @@ export async function resolveArchiveInputs(
     redactionEnabled,
     description: `demo (${DEMO_HOME}); ${description} had no brain folder`,
     noRootReason,
+    stores: [],
   };
+}
+
+/** The stores' sessions, plus the folders on disk the stores do not hold (yet), newest first as discovery orders. */
+function withStored(onDisk: SessionRef[], stores: string[]): SessionRef[] {
+  const stored = listStoredSessions(stores).map((s) => s.ref);
+  const ids = new Set(stored.map((r) => r.id));
+  return [...stored, ...onDisk.filter((r) => !ids.has(r.id))].sort((a, b) => b.mtimeMs - a.mtimeMs || a.id.localeCompare(b.id));
 }

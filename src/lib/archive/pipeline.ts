@@ -5,11 +5,11 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import pLimit from 'p-limit';
-import { readSession } from '../brain/index.ts';
 import type { Session, SessionRef } from '../brain/types.ts';
 import { redactSession } from '../redact/index.ts';
 import type { ArchiveLog } from './inputs.ts';
 import type { SessionRows } from './schemas.ts';
+import { readArchivedSession } from './source.ts';
 import { summariseSession } from './summarise.ts';
 
 /** Sessions read at once: reading is I/O and JSON parsing; more than a few only raises peak memory. */
@@ -25,7 +25,7 @@ export async function readSessionRows(
   redactionEnabled: boolean,
   keep?: (session: Session) => Promise<void>,
 ): Promise<SessionRows> {
-  const session = await readSession(ref);
+  const session = await readArchivedSession(ref);
   const { session: clean, redactions } = await redactSession(session, { enabled: redactionEnabled });
   if (keep) await keep(clean);
   return summariseSession(clean, redactions, redactionEnabled, {
@@ -35,7 +35,16 @@ export async function readSessionRows(
     dir: ref.dir,
     mtimeMs: ref.mtimeMs,
     ctimeMs: ref.ctimeMs,
+    ...(ref.stored ? { stored: ref.stored } : {}),
   });
+}
+
+/**
+ * What changes when a session's content changes, for content digests: the store's version of a stored session, or
+ * every file's size and mtime of a folder (`sessionFingerprint`).
+ */
+export async function contentFingerprint(ref: SessionRef): Promise<string[]> {
+  return ref.stored ? [`stored\0${ref.stored.fingerprint}`] : sessionFingerprint(ref.dir);
 }
 
 /**

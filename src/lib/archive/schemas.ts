@@ -54,6 +54,19 @@ export const SessionRefSchema = z.object({
   mtimeMs: z.number(),
   /** Folder ctime (last fallback for the start time). */
   ctimeMs: z.number(),
+  /** Set when the session is read from the archive store (see `src/lib/store/`). */
+  stored: z
+    .object({
+      /** Store files holding it. */
+      stores: z.array(z.string()),
+      /** Changes whenever a store's copy changes. */
+      fingerprint: z.string(),
+      /** Bytes stored for it. */
+      bytes: z.number(),
+      /** Set when its folder is gone from disk: since when (ISO). */
+      notOnDiskSince: z.string().optional(),
+    })
+    .optional(),
 });
 
 /**
@@ -234,6 +247,8 @@ export const SessionSchema = z.object({
   family: FamilyEvidenceSchema.optional(),
   /** Where the folder is, for render-time reads. Never shown on a page. */
   ref: SessionRefSchema,
+  /** Set when the folder is gone from disk and the archive store kept the session: since when (ISO). */
+  notOnDiskSince: z.string().optional(),
 });
 
 /** A brain root scanned. */
@@ -270,6 +285,8 @@ export const ArchiveSchema = z.object({
   shadowed: z.array(ShadowedSchema),
   /** Root-level problems from discovery. */
   problems: z.array(ProblemSchema),
+  /** The archive store files the sessions were read from (none: read from the folders). */
+  stores: z.array(z.string()).optional(),
   /** ISO time of the build. */
   builtAt: z.string(),
 });

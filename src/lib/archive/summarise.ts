@@ -115,6 +115,7 @@ export function summariseSession(session: Session, redactions: Redaction[], reda
     family,
     ref,
   };
+  if (session.notOnDiskSince !== undefined) summary.notOnDiskSince = session.notOnDiskSince;
   return { session: summary, steps, artifacts };
 }
 

@@ -4,5 +4,15 @@
  */
 export { APPLICATION_ID, SCHEMA_VERSION, StoreError, openStore } from './schema.ts';
 export { buildStoresFromEnv, defaultStorePath, storePathFromEnv } from './location.ts';
-export { snapshotAll, snapshotSession, type SessionSnapshot, type SnapshotSummary } from './snapshot.ts';
+export {
+  describeRun,
+  describeSessions,
+  snapshotAll,
+  snapshotSession,
+  storeTotals,
+  type SessionSnapshot,
+  type SnapshotSummary,
+  type StoreTotals,
+} from './snapshot.ts';
 export { closeStoredReaders, listStoredSessions, readStoredSession, type StoredSessionInfo } from './read.ts';
+export { exportStore, forgetCandidates, forgetSession, type ExportSummary, type ForgetCandidate } from './manage.ts';

@@ -318,3 +318,10 @@ function addReplacedVersions(session: Session, versions: Map<string, StoredVersi
     artifact.versions = [...older, ...artifact.versions];
   }
 }
+
+/** The latest stored bytes of one file of a stored session (uploads the site publishes), at most `maxBytes`. */
+export function storedFileBytes(ref: SessionRef, file: string, maxBytes: number): { bytes: Buffer; size: number } | undefined {
+  if (!ref.stored) return undefined;
+  const dbs = ref.stored.stores.map(storeDb);
+  return storedSource(dbs, ref.id, versionsOf(dbs, ref.id)).read(file, maxBytes);
+}

@@ -399,3 +399,54 @@ export async function snapshotAll(
   const goneTotal = Number((db.prepare('SELECT count(*) AS n FROM sessions WHERE gone_since IS NOT NULL').get() as { n: number }).n);
   return { sessions, goneNow, goneTotal, ms: Date.now() - started };
 }
+
+/** What the store holds that the disk no longer does, in all. */
+export interface StoreTotals {
+  sessions: number;
+  sessionsGone: number;
+  lines: number;
+  linesGone: number;
+  filesGone: number;
+}
+
+/** Counts over the whole store, for the closing line of a run. */
+export function storeTotals(db: DatabaseSync): StoreTotals {
+  const one = (sql: string): number => Number((db.prepare(sql).get() as { n: number }).n);
+  return {
+    sessions: one('SELECT count(*) AS n FROM sessions'),
+    sessionsGone: one('SELECT count(*) AS n FROM sessions WHERE gone_since IS NOT NULL'),
+    lines: one('SELECT count(*) AS n FROM transcript_lines'),
+    linesGone: one('SELECT count(*) AS n FROM transcript_lines WHERE gone_since IS NOT NULL'),
+    filesGone: one('SELECT count(*) AS n FROM files WHERE gone_since IS NOT NULL'),
+  };
+}
+
+const plural = (n: number, one: string, many = `${one}s`): string => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+
+/** One line per session a run wrote (new, changed, gone), for people. */
+export function describeSessions(summary: SnapshotSummary): string[] {
+  const out: string[] = [];
+  for (const s of summary.sessions) {
+    if (s.status === 'unchanged') continue;
+    const parts = [`+${plural(s.linesAdded, 'line')}`, `+${plural(s.versionsAdded, 'file version')}`];
+    if (s.linesGone > 0) parts.push(`${plural(s.linesGone, 'line')} no longer on disk (kept)`);
+    if (s.filesGone > 0) parts.push(`${plural(s.filesGone, 'file')} no longer on disk (kept)`);
+    if (s.problems.length > 0) parts.push(`${plural(s.problems.length, 'problem')}`);
+    out.push(`  ${s.status.padEnd(9)} ${s.id.slice(0, 8)}  ${parts.join(', ')}`);
+  }
+  for (const id of summary.goneNow) out.push(`  ${'gone'.padEnd(9)} ${id.slice(0, 8)}  folder no longer on disk; kept, marked`);
+  return out;
+}
+
+/** The closing line of a run: what was kept this time and what the store keeps that the disk lost. */
+export function describeRun(summary: SnapshotSummary, totals: StoreTotals): string {
+  const count = (status: SessionSnapshot['status']) => summary.sessions.filter((s) => s.status === status).length;
+  const added = summary.sessions.reduce((n, s) => n + s.linesAdded, 0);
+  const versions = summary.sessions.reduce((n, s) => n + s.versionsAdded, 0);
+  return (
+    `archive: ${plural(summary.sessions.length, 'session')} on disk (${count('new')} new, ${count('changed')} changed, ` +
+    `${count('unchanged')} unchanged): +${plural(added, 'record')}, +${plural(versions, 'file version')} in ` +
+    `${(summary.ms / 1000).toFixed(1)} s. Kept though no longer on disk: ${plural(totals.linesGone, 'record')}, ` +
+    `${plural(totals.filesGone, 'file')}, ${plural(totals.sessionsGone, 'session')}.`
+  );
+}
