@@ -2,7 +2,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach } from 'vitest';
+import { afterAll, afterEach } from 'vitest';
 
 /** A fresh temp folder, removed after the test. */
 export function tempDir(prefix = 'agy-store-'): string {
@@ -54,3 +54,10 @@ export function writeSession(
 
 export const SESSION_A = 'aaaaaaaa-0000-4000-8000-000000000001';
 export const SESSION_B = 'bbbbbbbb-0000-4000-8000-000000000002';
+
+/** A fresh temp folder for a whole test file (removed after all its tests). */
+export function tempDirOnce(prefix = 'agy-store-'): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
