@@ -5,11 +5,16 @@
  * the whole process tree, plus the time to the first search result in headless Chromium. Prints a table and writes
  * `bench-results.json` at the project root.
  *
+ * Before the builds, the archive store (issue 12), each `npm run archive` as a child process, into a store of its
+ * own: a snapshot of the whole home into an empty store, a second with nothing changed (target ≤ 1 s), one after a
+ * new session was written (target ≤ 2 s; the session is removed again before the builds), and the store's size
+ * against the home's bytes. The builds then snapshot into their own empty store (the cold build's time includes it).
+ *
  * Flags: --steps N, --seed S (1), --keep (keep the work folder), --skip-floor, --skip-search, --cpu-prof (profile
  * the cold build's Node processes, summary in the results), --query WORD (default `vitest`), --work DIR
- * (default bench-work/). The same ARCHIVE_MAX_OLD_SPACE_MB heap flag as `npm run build` is used for the floor.
+ * (default bench-work/), --store-only (the store phases only; results in <work>/bench-store.json). The same ARCHIVE_MAX_OLD_SPACE_MB heap flag as `npm run build` is used for the floor.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,6 +38,7 @@ const { values: flags } = parseArgs({
     'cpu-prof': { type: 'boolean', default: false },
     query: { type: 'string', default: 'vitest' },
     work: { type: 'string', default: 'bench-work' },
+    'store-only': { type: 'boolean', default: false },
   },
 });
 
@@ -117,6 +123,53 @@ function siteFacts(dir: string, log: string): { pages: number; pagefindLine?: st
   if (existsSync(dir)) walk(dir);
   const pagefindLine = readFileSync(log, 'utf8').split('\n').find((l) => l.includes('search index:'))?.trim();
   return { pages, pagefindLine };
+}
+
+/** The run's own figure from `npm run archive`'s closing line (`… in 0.4 s.`), without Node's start-up. */
+function reportedSnapshotS(log: string): number | null {
+  const m = /file versions? in ([\d.]+) s\./.exec(readFileSync(log, 'utf8'));
+  return m ? Number(m[1]) : null;
+}
+
+const storeBench = path.join(work, 'store-bench.sqlite');
+const archiveRun = (label: string) =>
+  measure(label, process.execPath, [path.join(projectRoot, 'scripts/archive.ts')], {
+    cwd: projectRoot,
+    env: buildEnv({ ARCHIVE_STORE: storeBench }),
+    logFile: path.join(work, `${label}.log`),
+  });
+const storeBytes = (): number => [storeBench, `${storeBench}-wal`].reduce((n, f) => n + (existsSync(f) ? statSync(f).size : 0), 0);
+loads['snapshot-empty'] = load();
+say(`store: snapshot of the whole home into an empty store (load ${loads['snapshot-empty']})`);
+const snapEmpty = await archiveRun('snapshot-empty');
+failIfBad(snapEmpty);
+record(snapEmpty, { reported_s: reportedSnapshotS(snapEmpty.log), store_bytes: storeBytes() });
+const snapUnchanged = await archiveRun('snapshot-unchanged');
+failIfBad(snapUnchanged);
+record(snapUnchanged, { reported_s: reportedSnapshotS(snapUnchanged.log) });
+const extra = writeSyntheticSession(home, { steps: 300, seed: Number(flags.seed) + 2_000_003, product: 'antigravity', dayOffset: 5001 });
+const snapNew = await archiveRun('snapshot-new-session');
+failIfBad(snapNew);
+record(snapNew, { reported_s: reportedSnapshotS(snapNew.log), session_steps: extra.entries });
+rmSync(extra.dir, { recursive: true, force: true });
+const storeResult = {
+  home_bytes: written.bytes,
+  store_bytes: storeBytes(),
+  store_to_home: Math.round((storeBytes() / written.bytes) * 100) / 100,
+  snapshot_empty: { wall_s: snapEmpty.wallS, reported_s: reportedSnapshotS(snapEmpty.log), peak_rss_mib: snapEmpty.peakTreeRssMib },
+  snapshot_unchanged: { wall_s: snapUnchanged.wallS, reported_s: reportedSnapshotS(snapUnchanged.log), target_s: 1 },
+  snapshot_new_session: { wall_s: snapNew.wallS, reported_s: reportedSnapshotS(snapNew.log), target_s: 2, steps: extra.entries },
+};
+say(
+  `store: empty ${snapEmpty.wallS} s (${storeResult.snapshot_empty.reported_s} s in the run), unchanged ${snapUnchanged.wallS} s ` +
+    `(${storeResult.snapshot_unchanged.reported_s} s), new session ${snapNew.wallS} s (${storeResult.snapshot_new_session.reported_s} s); ` +
+    `store ${(storeResult.store_bytes / 2 ** 20).toFixed(1)} MiB for a ${(written.bytes / 2 ** 20).toFixed(1)} MiB home (${storeResult.store_to_home} ×)`,
+);
+if (flags['store-only']) {
+  writeFileSync(path.join(work, 'bench-store.json'), `${JSON.stringify({ steps, date: new Date().toISOString(), node: process.version, loads, store: storeResult }, null, 2)}\n`);
+  console.log(`\nwrote ${path.join(work, 'bench-store.json')}`);
+  if (!flags.keep) rmSync(home, { recursive: true, force: true });
+  process.exit(0);
 }
 
 let floor: Measurement | undefined;
@@ -205,6 +258,7 @@ const results = {
     warm: { ...phase(warm), ...warmFacts },
     search: { ours: ourSearch ?? null, floor: floorSearch ?? null },
     cpu_profile: profile ?? null,
+    store: storeResult,
   },
 };
 const json = `${JSON.stringify(results, null, 2)}\n`;
