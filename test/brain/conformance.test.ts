@@ -113,7 +113,7 @@ describe.skipIf(!present)('npm run sessions -- --json', () => {
     const { stdout } = await run(process.execPath, [script, '--json'], { env, cwd: projectRoot });
     const rows = JSON.parse(stdout) as Array<Record<string, unknown>>;
     expect(rows).toHaveLength(8);
-    expect(Object.keys(rows[0] ?? {})).toEqual(['id', 'product', 'createdAt', 'title', 'model', 'workspace', 'steps', 'problems']);
+    expect(Object.keys(rows[0] ?? {})).toEqual(['id', 'product', 'createdAt', 'title', 'model', 'workspace', 'steps', 'problems', 'notOnDiskSince']);
     const times = rows.map((r) => Date.parse(String(r.createdAt)));
     expect([...times].sort((a, b) => b - a)).toEqual(times);
     expect(rows.find((r) => String(r.id).startsWith('d493099f'))).toMatchObject({ steps: 407, problems: 1 });

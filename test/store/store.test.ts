@@ -267,3 +267,23 @@ describe('the store file', () => {
     expect((await snapshotHome(store, home)).sessions[0]?.status).toBe('unchanged');
   });
 });
+
+describe('the fullest text wins', () => {
+  it('keeps a step’s untruncated compact record when a later snapshot holds it cut', async () => {
+    const dir = tempDir();
+    const home = path.join(dir, 'home');
+    const store = path.join(dir, 'archive.sqlite');
+    const whole = { step_index: 1, source: 'MODEL', type: 'PLANNER_RESPONSE', status: 'DONE', created_at: '2026-01-01T00:00:01Z', content: 'the whole answer, every word of it' };
+    const cut = { ...whole, content: 'the whole<truncated 25 bytes>', truncated_fields: ['content'] };
+    const user = JSON.stringify({ step_index: 0, source: 'USER_EXPLICIT', type: 'USER_INPUT', status: 'DONE', created_at: '2026-01-01T00:00:00Z', content: 'hi' });
+    writeSession(home, SESSION_A, { compact: `${user}\n${JSON.stringify(whole)}\n` });
+    await snapshotHome(store, home);
+    writeSession(home, SESSION_A, { compact: `${user}\n${JSON.stringify(cut)}\n` });
+    await snapshotHome(store, home);
+    const s = await readBack(store, SESSION_A);
+    expect(s.steps.map((st) => [st.index, st.content, st.truncatedFields])).toEqual([
+      [0, 'hi', []],
+      [1, 'the whole answer, every word of it', []],
+    ]);
+  });
+});

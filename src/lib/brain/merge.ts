@@ -18,8 +18,8 @@
  *    pairing by (index, created_at) pairs every compact line of the real sessions with a full line of the same
  *    source and type. Same index and time but another source/type: two different steps, both kept.
  * 4. Content. In a pair the full side wins; within a side the last record (the latest write) wins: RUNNING then
- *    DONE shows DONE. A compact-only step keeps its compact record with arguments decoded (args.ts) and names what
- *    is still cut in `truncatedFields` (the record's `truncated_fields`, plus `tool_calls` when an argument is cut).
+ *    DONE shows DONE; among writes with the last one's status, one without `truncated_fields` beats a cut one. A
+ *    compact-only step keeps its compact record with arguments decoded (args.ts) and names what is still cut in `truncatedFields` (the record's `truncated_fields`, plus `tool_calls` when an argument is cut).
  *    Every record of both sides is listed in `sources` (compact first, then full, each in file order), up to
  *    `SOURCES_KEPT_PER_STEP` per side: then the first ones and the last, the rest counted in `omittedSources`.
  * 5. Order. Each file's own order is kept (it is the order things were written; `created_at` has one-second
@@ -65,6 +65,8 @@ interface Occurrence {
   last: RawRecord;
   /** Records of this occurrence read in all. */
   writes: number;
+  /** The latest record without `truncated_fields`, when there is one (see `fullestLatest`). */
+  uncut?: RawRecord;
   /** Line of the first record not kept (between `head` and `last`), and of the last one not kept. */
   firstOmittedLine?: number;
   lastOmittedLine?: number;
@@ -193,6 +195,7 @@ export class TranscriptRecords {
         prev.lastOmittedLine = prev.last.src.line;
       }
       prev.last = r;
+      if (cutFields(r) === 0) prev.uncut = r;
       prev.writes++;
       if (r.createdAt && prev.createdAts.length < CREATED_ATS_KEPT && !prev.createdAts.includes(r.createdAt))
         prev.createdAts.push(r.createdAt);
@@ -206,6 +209,7 @@ export class TranscriptRecords {
       head: [r],
       last: r,
       writes: 1,
+      ...(cutFields(r) === 0 ? { uncut: r } : {}),
       createdAts: r.createdAt ? [r.createdAt] : [],
       time: saneTime(r.createdAt) ?? Number.NaN,
       valid: r.valid,
@@ -289,6 +293,21 @@ function orderOccurrences(compact: Occurrence[], full: Occurrence[]): Occurrence
   return nodes;
 }
 
+/** How many fields a record says are cut (its `truncated_fields`). */
+function cutFields(r: RawRecord): number {
+  return Array.isArray(r.rec.truncated_fields) ? r.rec.truncated_fields.length : 0;
+}
+
+/**
+ * The record that speaks for an occurrence: the latest write (RUNNING then DONE shows DONE), except that an
+ * untruncated write with the latest one's status beats a cut latest one. A store holding several snapshots of one
+ * compact file can hold the same step written whole once and cut later: the fullest text wins.
+ */
+function fullestLatest(o: Occurrence): RawRecord {
+  const uncut = o.uncut;
+  return uncut && cutFields(o.last) > 0 && uncut.status === o.last.status ? uncut : o.last;
+}
+
 function sourceRef(r: RawRecord): SourceRef {
   return { transcript: r.src.transcript, file: r.src.file, line: r.src.line, raw: r.src.raw };
 }
@@ -303,7 +322,7 @@ function buildStep(node: Occurrence[], position: number, sessionId: string, budg
   const full = node.find((o) => o.transcript === 'full');
   const side = full ?? compact;
   if (!side) throw new Error('empty timeline node');
-  const winner = side.last;
+  const winner = fullestLatest(side);
   const rec = winner.rec;
   const extra: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(rec)) if (!KNOWN_FIELDS.has(k)) extra[k] = v;
