@@ -41,6 +41,7 @@ interface SessionRow {
   last_seen: string;
   gone_since: string | null;
   version: number;
+  bytes: number;
 }
 
 /** Open stores read-only, once per process (a build reads many sessions from the same files). */
@@ -69,15 +70,9 @@ export function listStoredSessions(stores: readonly string[]): StoredSessionInfo
   for (const store of stores) {
     const db = storeDb(store);
     const rows = db.prepare('SELECT * FROM sessions').all() as unknown as SessionRow[];
-    const bytes = new Map(
-      (db.prepare(
-        `SELECT s.id AS id, (SELECT coalesce(sum(length(raw)), 0) FROM transcript_lines t WHERE t.session_id = s.id)
-           + (SELECT coalesce(sum(size), 0) FROM file_versions v WHERE v.session_id = s.id) AS n FROM sessions s`,
-      ).all() as Array<{ id: string; n: number }>).map((r) => [r.id, Number(r.n)]),
-    );
     for (const row of rows) {
       const list = byId.get(row.id) ?? [];
-      list.push({ store, row, bytes: bytes.get(row.id) ?? 0 });
+      list.push({ store, row, bytes: row.bytes });
       byId.set(row.id, list);
     }
   }

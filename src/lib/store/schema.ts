@@ -40,7 +40,8 @@ const MIGRATIONS: readonly string[] = [
     first_seen TEXT NOT NULL,
     last_seen TEXT NOT NULL,
     gone_since TEXT,
-    version INTEGER NOT NULL DEFAULT 0
+    version INTEGER NOT NULL DEFAULT 0,
+    bytes INTEGER NOT NULL DEFAULT 0
   ) STRICT;
 
   CREATE TABLE snapshots (
@@ -90,16 +91,20 @@ const MIGRATIONS: readonly string[] = [
     seq INTEGER NOT NULL,
     hash TEXT NOT NULL,
     dup INTEGER NOT NULL,
-    raw TEXT NOT NULL,
     file TEXT NOT NULL,
     line INTEGER NOT NULL,
     torn INTEGER NOT NULL DEFAULT 0,
     bad_utf8 INTEGER NOT NULL DEFAULT 0,
     first_seen TEXT NOT NULL,
     gone_since TEXT,
+    -- Last: a line is often larger than a page, and SQLite reads a row's columns in order, so every other column
+    -- can be read without reading the text.
+    raw TEXT NOT NULL,
     UNIQUE (session_id, transcript, hash, dup)
   ) STRICT;
   CREATE INDEX transcript_lines_in_order ON transcript_lines(session_id, transcript, seq);
+  -- What the disk no longer holds, counted after every run without a scan of the lines.
+  CREATE INDEX transcript_lines_gone ON transcript_lines(session_id) WHERE gone_since IS NOT NULL;
 
   CREATE TABLE coverage (
     session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,

@@ -50,6 +50,8 @@ export interface SessionSnapshot {
   versionsAdded: number;
   /** Files that left the disk this time (kept in the store). */
   filesGone: number;
+  /** Bytes of new lines and new file contents stored. */
+  bytesAdded: number;
   /** What could not be read (also kept in the store's `problems`, so the site's report lists it). */
   problems: Problem[];
 }
@@ -189,6 +191,7 @@ export async function snapshotSession(db: DatabaseSync, ref: SessionRef, now = n
     linesGone: 0,
     versionsAdded: 0,
     filesGone: gone.length,
+    bytesAdded: 0,
     problems: keptProblems,
   };
   if (sameRef && files.length === 0 && transcripts.size === 0 && gone.length === 0 && problemsKey(keptProblems) === problemsKey(storedProblems)) {
@@ -219,7 +222,10 @@ export async function snapshotSession(db: DatabaseSync, ref: SessionRef, now = n
     );
     for (const f of files) {
       insertBlob.run(f.hash, f.bytes.length, f.bytes);
-      if (!versionExists.get(ref.id, f.rel, f.hash)) result.versionsAdded++;
+      if (!versionExists.get(ref.id, f.rel, f.hash)) {
+        result.versionsAdded++;
+        result.bytesAdded += f.bytes.length;
+      }
       insertVersion.run(ref.id, f.rel, f.hash, f.bytes.length, now, now);
       upsertFile.run(ref.id, f.rel, f.state.size, f.state.mtimeMs, now, now);
     }
@@ -230,6 +236,7 @@ export async function snapshotSession(db: DatabaseSync, ref: SessionRef, now = n
     for (const [t, { lines, badUtf8 }] of transcripts) {
       const counts = storeTranscript(db, ref.id, t, lines, badUtf8, now);
       result.linesAdded += counts.added;
+      result.bytesAdded += counts.bytes;
       result.linesGone += counts.gone;
     }
 
@@ -237,6 +244,7 @@ export async function snapshotSession(db: DatabaseSync, ref: SessionRef, now = n
     const insertProblem = db.prepare('INSERT INTO problems (session_id, kind, file, line, message, seen_at) VALUES (?, ?, ?, ?, ?, ?)');
     for (const p of keptProblems) insertProblem.run(ref.id, p.kind, p.file, p.line ?? null, p.message, now);
 
+    db.prepare('UPDATE sessions SET bytes = bytes + ? WHERE id = ?').run(result.bytesAdded, ref.id);
     db.prepare(
       'INSERT INTO snapshots (session_id, taken_at, files_read, lines_added, lines_gone, versions_added) VALUES (?, ?, ?, ?, ?, ?)',
     ).run(ref.id, now, result.filesRead, result.linesAdded, result.linesGone, result.versionsAdded);
@@ -261,7 +269,7 @@ function storeTranscript(
   lines: TranscriptLine[],
   badUtf8: Set<string>,
   now: string,
-): { added: number; gone: number } {
+): { added: number; gone: number; bytes: number } {
   const stored = db
     .prepare(
       `SELECT id, seq, hash, dup, file, line, torn, CASE WHEN torn = 1 THEN raw END AS raw, gone_since
@@ -295,6 +303,7 @@ function storeTranscript(
   const markGone = db.prepare('UPDATE transcript_lines SET gone_since = ? WHERE id = ?');
   const lastIndex = lines.length - 1;
   let added = 0;
+  let bytes = 0;
   let goneCount = 0;
   // Renumber only from the first place the order differs: a transcript that grew at its end renumbers nothing.
   order.forEach((item, seq) => {
@@ -306,6 +315,7 @@ function storeTranscript(
     const isTorn = item.index === lastIndex && l.value === undefined ? 1 : 0;
     insert.run(sessionId, transcript, seq, item.id.hash, item.id.dup, l.raw, l.file, l.line, isTorn, badUtf8.has(`${l.file}:${l.line}`) ? 1 : 0, now);
     added++;
+    bytes += Buffer.byteLength(l.raw);
   });
   // Stored lines of this version: where they are now; stored lines not in it: gone from disk.
   ids.forEach((id, index) => {
@@ -322,7 +332,7 @@ function storeTranscript(
   const coverage = new CoverageTracker();
   for (const l of lines) coverage.see(l);
   addCoverage(db, sessionId, transcript, coverage.ranges());
-  return { added, gone: goneCount };
+  return { added, gone: goneCount, bytes };
 }
 
 /** Join `ranges` into the transcript's stored coverage (kept disjoint: overlapping or touching ranges merge). */
