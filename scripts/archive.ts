@@ -16,16 +16,11 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { discoverSessions, discoveryOptionsFromEnv } from '../src/lib/brain/index.ts';
 import { snapshotPhase } from '../src/lib/archive/snapshot-phase.ts';
-import {
-  StoreError,
-  describeSessions,
-  exportStore,
-  forgetCandidates,
-  forgetSession,
-  openStore,
-  snapshotSession,
-  storePathFromEnv,
-} from '../src/lib/store/index.ts';
+// Not the store's index: `manage.ts` (export, forget) loads the redactor and secretlint, which a snapshot from cron
+// every few minutes does not need (it is imported when --export or --forget asks for it).
+import { storePathFromEnv } from '../src/lib/store/location.ts';
+import { StoreError, openStore } from '../src/lib/store/schema.ts';
+import { describeSessions, snapshotSession } from '../src/lib/store/snapshot.ts';
 
 /** How long a session must be quiet before a watched snapshot (Antigravity writes a step as several appends). */
 const WATCH_QUIET_MS = Number(process.env.ARCHIVE_WATCH_QUIET_MS) || 2_000;
@@ -67,7 +62,7 @@ const store = storePathFromEnv();
 if (!store) fail('ARCHIVE_STORE=none: there is no store to write.\nHint: unset ARCHIVE_STORE, or set it to a file path.');
 
 try {
-  if (args.forget !== undefined) forget(store, args.forget, args.yes === true);
+  if (args.forget !== undefined) await forget(store, args.forget, args.yes === true);
   else if (args.export !== undefined) await exportTo(store, path.resolve(args.export), args.raw === true);
   else {
     const outcome = await snapshotPhase(process.env, log, { verbose: true });
@@ -79,7 +74,8 @@ try {
   throw error;
 }
 
-function forget(file: string, prefix: string, yes: boolean): void {
+async function forget(file: string, prefix: string, yes: boolean): Promise<void> {
+  const { forgetCandidates, forgetSession } = await import('../src/lib/store/manage.ts');
   const db = openStore(file);
   try {
     const candidates = forgetCandidates(db, prefix);
@@ -106,6 +102,7 @@ function forget(file: string, prefix: string, yes: boolean): void {
 }
 
 async function exportTo(file: string, to: string, raw: boolean): Promise<void> {
+  const { exportStore } = await import('../src/lib/store/manage.ts');
   const db = openStore(file);
   try {
     const summary = await exportStore(db, to, { raw });

@@ -12,12 +12,16 @@ import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
+import pLimit from 'p-limit';
 import { openSessionFs, listDir, readBytes, type SessionFs } from '../brain/session-fs.ts';
 import { ProblemBudget } from '../brain/problems.ts';
 import { CoverageTracker, MAIN, readTranscript, type StepRange } from '../brain/transcripts.ts';
 import type { TranscriptLine } from '../brain/chunks.ts';
 import type { Discovery, Problem, SessionRef } from '../brain/types.ts';
 import { identitiesOf, identityKey, unionOrder, type LineIdentity } from './lines.ts';
+
+/** Sessions listed and read at once by `snapshotAll` (I/O bound; more only raises the memory held). */
+export const SNAPSHOT_CONCURRENCY = 4;
 
 /** Bigger files are kept cut to this many bytes (a `too-large` problem says so). */
 export const MAX_STORED_FILE_BYTES = 64 * 1024 * 1024;
@@ -74,24 +78,28 @@ interface FileState {
 /** Every regular file of the session folder with its size and mtime, through the confined reader access. */
 async function listFiles(sfs: SessionFs): Promise<Map<string, FileState>> {
   const out = new Map<string, FileState>();
+  // A folder's entries are stat'ed at once: an unchanged run is nothing but this walk (a 100k-step home has
+  // tens of thousands of files), and one stat at a time leaves the thread pool idle.
   async function walk(rel: string, depth: number): Promise<void> {
-    for (const e of await listDir(sfs, rel)) {
-      if (e.kind === 'dir') {
-        if (depth < 16) await walk(e.rel, depth + 1);
-        continue;
-      }
-      if (NOT_KEPT.has(e.rel)) continue;
-      try {
-        const st = await fs.stat(path.join(sfs.dir, e.rel));
-        out.set(e.rel, { size: st.size, mtimeMs: st.mtimeMs });
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue; // vanished while listing
-        sfs.problems.push({ kind: 'unreadable', sessionId: sfs.sessionId, file: e.rel, message: `Could not stat ${e.rel} (${(error as NodeJS.ErrnoException).code ?? 'error'}); it was not archived this time.` });
-      }
-    }
+    await Promise.all(
+      (await listDir(sfs, rel)).map(async (e) => {
+        if (e.kind === 'dir') {
+          if (depth < 16) await walk(e.rel, depth + 1);
+          return;
+        }
+        if (NOT_KEPT.has(e.rel)) return;
+        try {
+          const st = await fs.stat(path.join(sfs.dir, e.rel));
+          out.set(e.rel, { size: st.size, mtimeMs: st.mtimeMs });
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code === 'ENOENT') return; // vanished while listing
+          sfs.problems.push({ kind: 'unreadable', sessionId: sfs.sessionId, file: e.rel, message: `Could not stat ${e.rel} (${(error as NodeJS.ErrnoException).code ?? 'error'}); it was not archived this time.` });
+        }
+      }),
+    );
   }
   await walk('.', 0);
-  return out;
+  return new Map([...out].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
 const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
@@ -363,12 +371,19 @@ export async function snapshotAll(
   onSession: (s: SessionSnapshot) => void = () => undefined,
 ): Promise<SnapshotSummary> {
   const started = Date.now();
-  const sessions: SessionSnapshot[] = [];
-  for (const ref of discovery.sessions) {
-    const s = await snapshotSession(db, ref);
-    sessions.push(s);
-    onSession(s);
-  }
+  // Several sessions are listed and read at once; their writes cannot interleave, since each transaction runs
+  // from BEGIN to COMMIT without yielding (node:sqlite is synchronous).
+  const sessions: SessionSnapshot[] = new Array(discovery.sessions.length);
+  const limit = pLimit(SNAPSHOT_CONCURRENCY);
+  await Promise.all(
+    discovery.sessions.map((ref, i) =>
+      limit(async () => {
+        const s = await snapshotSession(db, ref);
+        sessions[i] = s;
+        onSession(s);
+      }),
+    ),
+  );
   const unchanged = sessions.filter((s) => s.status === 'unchanged').map((s) => s.id);
   if (unchanged.length > 0) {
     const seenAt = new Date().toISOString();
