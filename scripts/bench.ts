@@ -12,7 +12,8 @@
  *
  * Flags: --steps N, --seed S (1), --keep (keep the work folder), --skip-floor, --skip-search, --cpu-prof (profile
  * the cold build's Node processes, summary in the results), --query WORD (default `vitest`), --work DIR
- * (default bench-work/), --store-only (the store phases only; results in <work>/bench-store.json). The same ARCHIVE_MAX_OLD_SPACE_MB heap flag as `npm run build` is used for the floor.
+ * (default bench-work/), --store-only (the store phases only; results in <work>/bench-store.json), --no-store (the
+ * builds with ARCHIVE_STORE=none, reading the folders as before the store, to compare). The same ARCHIVE_MAX_OLD_SPACE_MB heap flag as `npm run build` is used for the floor.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -39,6 +40,7 @@ const { values: flags } = parseArgs({
     query: { type: 'string', default: 'vitest' },
     work: { type: 'string', default: 'bench-work' },
     'store-only': { type: 'boolean', default: false },
+    'no-store': { type: 'boolean', default: false },
   },
 });
 
@@ -79,7 +81,7 @@ say(`${written.sessions.length} sessions, ${(written.bytes / 2 ** 20).toFixed(0)
 
 /** Env for our build: only our variables, nothing inherited that would change discovery. */
 function buildEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, GEMINI_HOME: home, ARCHIVE_OUT_DIR: out, ARCHIVE_CACHE_DIR: cache, ARCHIVE_STORE: store, ARCHIVE_STORES: '', ...extra };
+  const env: NodeJS.ProcessEnv = { ...process.env, GEMINI_HOME: home, ARCHIVE_OUT_DIR: out, ARCHIVE_CACHE_DIR: cache, ARCHIVE_STORE: flags['no-store'] ? 'none' : store, ARCHIVE_STORES: '', ...extra };
   delete env.BRAIN_ROOTS;
   delete env.ARCHIVE_BASE;
   return env;
@@ -135,7 +137,7 @@ const storeBench = path.join(work, 'store-bench.sqlite');
 const archiveRun = (label: string) =>
   measure(label, process.execPath, [path.join(projectRoot, 'scripts/archive.ts')], {
     cwd: projectRoot,
-    env: buildEnv({ ARCHIVE_STORE: storeBench }),
+    env: { ...buildEnv(), ARCHIVE_STORE: storeBench },
     logFile: path.join(work, `${label}.log`),
   });
 const storeBytes = (): number => [storeBench, `${storeBench}-wal`].reduce((n, f) => n + (existsSync(f) ? statSync(f).size : 0), 0);
