@@ -5,6 +5,7 @@ import { discoverSessions, readSession } from '../../src/lib/brain/index.ts';
 import type { Session, Step } from '../../src/lib/brain/types.ts';
 import { REDACTOR_VERSION, redactSession, redactText, redactionEnabledFromEnv } from '../../src/lib/redact/index.ts';
 import { PREFILTER } from '../../src/lib/redact/patterns.ts';
+import { MAX_JSON_DEPTH, rangeInRoot, readingsOf } from '../../src/lib/redact/readings.ts';
 
 const projectRoot = path.resolve(import.meta.dirname, '../..');
 const realHome = path.resolve(projectRoot, '../shared/real-brains/gemini');
@@ -176,6 +177,85 @@ describe('redactSession', () => {
     let leaf: unknown = session.steps[0]!.error;
     while (Array.isArray(leaf)) leaf = leaf[0];
     expect(leaf).toBe('leaf [REDACTED:aws-access-key]');
+  });
+});
+
+describe('secrets in encoded forms (issue 10)', () => {
+  const token = SECRETS['github-token'];
+
+  it('removes a token pasted alone on a line of a request from the raw line, compact and full', async () => {
+    const original = sessionFull('nothing');
+    const content = `<USER_REQUEST>\nuse my token:\n${token}\n…`;
+    original.steps[0]!.content = content;
+    original.steps[0]!.sources = [
+      { transcript: 'compact', file: 'logs/transcript.jsonl', line: 1, raw: JSON.stringify({ step_index: 1, content }) },
+      { transcript: 'full', file: 'logs/transcript_full.jsonl', line: 1, raw: JSON.stringify({ step_index: 1, content }) },
+    ];
+    const { session, redactions } = await redactSession(original);
+    expect(JSON.stringify(session)).not.toContain(token);
+    for (const source of session.steps[0]!.sources) {
+      expect(JSON.parse(source.raw).content).toBe('<USER_REQUEST>\nuse my token:\n[REDACTED:github-token]\n…');
+    }
+    expect(redactions).toContainEqual({
+      sessionId: original.id, stepKey: '1', where: 'sources[1].raw', file: 'logs/transcript_full.jsonl', kind: 'github-token', count: 1,
+    });
+  });
+
+  it.each([
+    ['\\n before it', `{"content":"a\\n${token}"}`],
+    ['\\t before it', `{"content":"a\\t${token}"}`],
+    ['its first letter as \\u0067', `{"content":"\\u0067${token.slice(1)}"}`],
+    ['in a compact argument (escaped twice)', JSON.stringify({ args: { CommandLine: JSON.stringify(`echo\n${token}`) } })],
+  ])('removes a token from a raw line with %s, replacing the escapes it touches whole', async (_name, raw) => {
+    const original = sessionFull('nothing');
+    original.steps[0]!.sources = [{ transcript: 'full', file: 'logs/t.jsonl', line: 1, raw }];
+    const { session } = await redactSession(original);
+    const redacted = session.steps[0]!.sources[0]!.raw;
+    expect(redacted).not.toContain(token.slice(4));
+    expect(redacted).toContain('[REDACTED:github-token]');
+    expect(() => JSON.parse(redacted)).not.toThrow();
+  });
+
+  it('redacts a password in a URL written with \\/\\/ and in a percent-encoded one, keeping the rest', async () => {
+    const password = SECRETS['url-password'];
+    const [escaped, encoded] = await Promise.all([
+      redactText(`{"url":"postgres:\\/\\/admin:${password}@db:5432\\/app"}`),
+      redactText(`open https://x.example/login?next=postgres%3A%2F%2Fadmin%3A${password}%40db%3A5432%2Fapp now`),
+    ]);
+    expect(escaped.text).toBe('{"url":"postgres:\\/\\/admin:[REDACTED:url-password]@db:5432\\/app"}');
+    expect(encoded.text).toBe('open https://x.example/login?next=postgres%3A%2F%2Fadmin%3A[REDACTED:url-password]%40db%3A5432%2Fapp now');
+  });
+
+  it('redacts a percent-encoded token in a URL', async () => {
+    const { text, kinds } = await redactText(`https://x.example/?token=ghp%5F${token.slice(4)}&x=1`);
+    expect(text).toBe('https://x.example/?token=[REDACTED:github-token]&x=1');
+    expect(kinds).toEqual(['github-token']);
+  });
+
+  it('removes a secret found in one field from every other place of the session, whatever its context there', async () => {
+    // Found by its name in a command; written bare in the raw line of a record that was later rewritten.
+    const key = SECRETS['aws-secret-key'];
+    const original = sessionFull('nothing');
+    original.steps[0]!.toolCalls = [{ name: 'run_command', args: { CommandLine: `export AWS_SECRET_ACCESS_KEY=${key}` }, truncatedArgs: [] }];
+    original.steps[0]!.sources = [{ transcript: 'full', file: 'logs/t.jsonl', line: 1, raw: JSON.stringify({ status: 'RUNNING', content: `the key is\n${key}` }) }];
+    const { session } = await redactSession(original);
+    expect(JSON.stringify(session)).not.toContain(key);
+  });
+
+  it('maps a hit in a decoded reading onto whole escapes of the text', () => {
+    const text = 'ab\\u0067hp\\\\n\\/x';
+    const readings = readingsOf(text, true);
+    expect(readings.map((r) => r.text)).toEqual(['ab' + 'ghp\\n/x', 'ab' + 'ghp\n/x']);
+    const [first, second] = readings;
+    expect(rangeInRoot(first!, 2, 3)).toEqual([2, 8]); // `g` is `\u0067`
+    expect(rangeInRoot(second!, 5, 6)).toEqual([10, 13]); // the newline is `\\n`, 3 characters
+    expect(rangeInRoot(second!, 2, 8)).toEqual([2, 16]); // `ghp` … `x`: every escape whole
+  });
+
+  it('stops decoding at a bounded depth, so escapes of escapes cannot make it work forever', () => {
+    const hostile = `x${'\\u005cu005c'.repeat(20_000)}`;
+    const readings = readingsOf(hostile, true);
+    expect(readings.length).toBeLessThanOrEqual(MAX_JSON_DEPTH + 1);
   });
 });
 

@@ -27,7 +27,7 @@ const presetVersion: string = createRequire(import.meta.url)(
 ).version;
 
 /** Changes whenever redaction output may change (our patterns, or the secretlint preset); goes into content digests. */
-export const REDACTOR_VERSION = `1+secretlint-preset-${presetVersion}`;
+export const REDACTOR_VERSION = `2+secretlint-preset-${presetVersion}`;
 
 /** Redaction is on unless `ARCHIVE_REDACT` is `off`, `0`, `false` or `no` (any case). */
 export function redactionEnabledFromEnv(env: Record<string, string | undefined> = process.env): boolean {
@@ -52,7 +52,10 @@ export async function redactSession(
   if (options.enabled === false) return { session, redactions: [] };
 
   const { copy, slots } = cloneAndCollect(session);
-  const hitsPerSlot = await scanTexts(slots.map((slot) => slot.text));
+  const hitsPerSlot = await scanTexts(
+    slots.map((slot) => slot.text),
+    { json: slots.map((slot) => slot.json) },
+  );
 
   const byPlace = new Map<string, Redaction>();
   slots.forEach((slot, i) => {
@@ -82,7 +85,12 @@ interface Slot {
   where: string;
   stepKey?: string;
   file?: string;
+  /** A transcript line as read (`sources[i].raw`): JSON, so scanned in its decoded readings only. */
+  json: boolean;
 }
+
+/** Where a step keeps the lines it was read from. */
+const RAW_LINE = /^sources\[\d+\]\.raw$/;
 
 /**
  * Identifiers and paths, not text: file names are needed to find and copy files and build URLs, and a secret in
@@ -123,7 +131,8 @@ function cloneAndCollect(root: Session): { copy: unknown; slots: Slot[] } {
       setOwn(holder, key, value);
       const skip = !frame.freeForm && typeof key === 'string' && IDENTIFIER_KEYS.has(key);
       if (!skip && value.length > 0) {
-        const slot: Slot = { holder, key, text: value, where: frame.where };
+        const json = frame.stepKey !== undefined && RAW_LINE.test(frame.where);
+        const slot: Slot = { holder, key, text: value, where: frame.where, json };
         if (frame.stepKey !== undefined) slot.stepKey = frame.stepKey;
         if (frame.file !== undefined) slot.file = frame.file;
         slots.push(slot);

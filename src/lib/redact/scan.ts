@@ -1,17 +1,26 @@
 /**
  * Finding secrets in many strings at once. Calling secretlint once per string costs ~0.7 ms even for a short
  * string (it sets up 25 rules each time), far too slow for the hundreds of thousands of strings of a big archive.
- * So: a cheap prefilter drops the strings that cannot hold a secret, the rest are joined into batches with a
- * separator, each batch is linted once, and the reported ranges are mapped back to the strings they fall in.
+ * So: a cheap prefilter drops the strings that cannot hold a secret, the rest (each in every decoded reading, see
+ * `readings.ts`) are joined into batches with a separator, each batch is linted once, and the reported ranges are
+ * mapped back to the strings they fall in. Then every secret found is looked for again, literally, in every
+ * reading of every string of the call (one session): wherever it is written, in whatever encoding, it goes.
  */
 import { lintSource } from '@secretlint/core';
-import { AWS_SECRET_AT, OWN_PATTERNS, PREFILTER, SECRETLINT_CONFIG, kindForSecretlint } from './patterns.ts';
+import { AWS_SECRET_AT, OWN_PATTERNS, PREFILTER, SCAN_TRIGGER, SECRETLINT_CONFIG, kindForSecretlint } from './patterns.ts';
+import { type Reading, rangeInRoot, readingsOf } from './readings.ts';
 
 /** A range of one string to replace by `[REDACTED:<kind>]`. */
 export interface Hit {
   start: number;
   end: number;
   kind: string;
+}
+
+/** Options of `scanTexts`. */
+export interface ScanOptions {
+  /** `json[i]` marks `texts[i]` as a JSON document (a transcript line): only its decoded readings are scanned. */
+  json?: readonly boolean[];
 }
 
 /** Between strings of a batch. NUL and newlines end every pattern's character class, so no match spans two strings. */
@@ -21,37 +30,60 @@ const BATCH_CHARS = 2_000_000;
 /** Characters a token may continue with; used to widen a reported range that stops inside a token. */
 const TOKEN_CHAR = /[A-Za-z0-9_\-+/=]/;
 
-/** Finds the secrets of every string; `result[i]` are the hits of `texts[i]`, sorted and not overlapping. */
-export async function scanTexts(texts: readonly string[]): Promise<Hit[][]> {
+const QUOTE = /["']/;
+/** The account number inside the range secretlint reports for an AWS account ID. */
+const AWS_ACCOUNT_DIGITS = /[0-9]{4}-?[0-9]{4}-?[0-9]{4}(?=["']?$)/;
+
+/** One reading of one string, in a batch. */
+interface BatchItem {
+  index: number;
+  reading: Reading;
+}
+
+/** Each secret found, as it reads decoded, with the kind it was found as (the first kind wins). */
+type Found = Map<string, string>;
+
+/**
+ * Finds the secrets of every string; `result[i]` are the hits of `texts[i]`, sorted and not overlapping. Pass all
+ * strings of one session in one call: a secret found in one of them is then removed from all of them.
+ */
+export async function scanTexts(texts: readonly string[], options: ScanOptions = {}): Promise<Hit[][]> {
   const hits: Hit[][] = texts.map(() => []);
-  let batch: number[] = [];
+  const found: Found = new Map();
+  let batch: BatchItem[] = [];
   let batchChars = 0;
-  for (let i = 0; i < texts.length; i++) {
-    const text = texts[i]!;
-    if (!PREFILTER.test(text)) continue;
-    batch.push(i);
-    batchChars += text.length + SEPARATOR.length;
-    if (batchChars >= BATCH_CHARS) {
-      await scanBatch(texts, batch, hits);
-      batch = [];
-      batchChars = 0;
+  for (let index = 0; index < texts.length; index++) {
+    const text = texts[index]!;
+    if (!SCAN_TRIGGER.test(text)) continue;
+    const readings = readingsOf(text, options.json?.[index]);
+    for (const reading of readings) {
+      // A text with no escape passed SCAN_TRIGGER by PREFILTER itself: no need to test it twice.
+      if ((readings.length > 1 || reading.parent) && !PREFILTER.test(reading.text)) continue;
+      batch.push({ index, reading });
+      batchChars += reading.text.length + SEPARATOR.length;
+      if (batchChars >= BATCH_CHARS) {
+        await scanBatch(batch, hits, found);
+        batch = [];
+        batchChars = 0;
+      }
     }
   }
-  if (batch.length > 0) await scanBatch(texts, batch, hits);
+  if (batch.length > 0) await scanBatch(batch, hits, found);
+  if (found.size > 0) removeFoundEverywhere(texts, options, found, hits);
   return hits.map(mergeHits);
 }
 
-async function scanBatch(texts: readonly string[], indices: number[], hits: Hit[][]): Promise<void> {
+async function scanBatch(items: BatchItem[], hits: Hit[][], found: Found): Promise<void> {
   const starts: number[] = [];
   const parts: string[] = [];
   let offset = 0;
-  for (const i of indices) {
+  for (const { reading } of items) {
     starts.push(offset);
-    parts.push(texts[i]!);
-    offset += texts[i]!.length + SEPARATOR.length;
+    parts.push(reading.text);
+    offset += reading.text.length + SEPARATOR.length;
   }
   const content = parts.join(SEPARATOR);
-  const found: Hit[] = [];
+  const inBatch: Hit[] = [];
 
   const result = await lintSource({
     source: { content, filePath: 'transcript-strings.txt', contentType: 'text' },
@@ -63,29 +95,76 @@ async function scanBatch(texts: readonly string[], indices: number[], hits: Hit[
       AWS_SECRET_AT.lastIndex = start;
       const key = AWS_SECRET_AT.exec(content)?.indices?.[1];
       if (key) [start, end] = key;
+    } else if (message.messageId === 'AWSAccountID') {
+      // Reported with its name and quotes (`"AWS_ACCOUNT_ID": "…"`): keep the name, and never take a JSON quote.
+      const digits = AWS_ACCOUNT_DIGITS.exec(content.slice(start, end));
+      if (digits) [start, end] = [start + digits.index, start + digits.index + digits[0].length];
     }
+    // A secret neither starts nor ends with a quote; a quote in the range is the JSON (or shell) around it.
+    while (start < end && QUOTE.test(content[start]!)) start++;
+    while (end > start && QUOTE.test(content[end - 1]!)) end--;
     // Never trust a range to end on the token's end (see AWS_SECRET_AT): widen it over the rest of the token.
     while (end < content.length && TOKEN_CHAR.test(content[end]!)) end++;
-    found.push({ start, end, kind: kindForSecretlint(message.ruleId, message.messageId) });
+    inBatch.push({ start, end, kind: kindForSecretlint(message.ruleId, message.messageId) });
   }
-  for (const { kind, regex, group } of OWN_PATTERNS) {
+  for (const { kind, regex, group, startGroup } of OWN_PATTERNS) {
     for (const match of content.matchAll(regex)) {
       const range = match.indices?.[group];
-      if (range) found.push({ start: range[0], end: range[1], kind });
+      const from = startGroup === undefined ? range?.[0] : match.indices?.[startGroup]?.[0];
+      if (range && from !== undefined) inBatch.push({ start: from, end: range[1], kind });
     }
   }
 
-  // Map each batch range back to the string(s) it falls in; a range over a separator is clipped to each side.
-  for (const hit of found) {
+  // Map each batch range back to the reading(s) it falls in (a range over a separator is clipped to each side),
+  // then onto the string the reading was decoded from.
+  for (const hit of inBatch) {
     let k = lastStartAtOrBefore(starts, hit.start);
     for (; k < starts.length && starts[k]! < hit.end; k++) {
-      const index = indices[k]!;
-      const base = starts[k]!;
-      const start = Math.max(hit.start - base, 0);
-      const end = Math.min(hit.end - base, texts[index]!.length);
-      if (end > start) hits[index]!.push({ start, end, kind: hit.kind });
+      const { index, reading } = items[k]!;
+      const start = Math.max(hit.start - starts[k]!, 0);
+      const end = Math.min(hit.end - starts[k]!, reading.text.length);
+      if (end <= start) continue;
+      const [rootStart, rootEnd] = rangeInRoot(reading, start, end);
+      hits[index]!.push({ start: rootStart, end: rootEnd, kind: hit.kind });
+      const secret = reading.text.slice(start, end);
+      if (!found.has(secret)) found.set(secret, hit.kind);
     }
   }
+}
+
+/**
+ * A found secret this short, or made of letters only under 16 characters, is not looked for elsewhere: a
+ * placeholder password such as `password` would otherwise be blanked in every sentence of the session. Where it was
+ * found (and wherever the patterns find it again) it is redacted all the same.
+ */
+function worthSeekingElsewhere(secret: string): boolean {
+  if (secret.length < 8 || secret.includes('[REDACTED:')) return false;
+  return secret.length >= 16 || (/[0-9]/.test(secret) && /[A-Za-z]/.test(secret));
+}
+
+/**
+ * Every found secret, literally, in every reading of every string: a secret whose context only one string showed
+ * (a rule that needs `AWS_SECRET_ACCESS_KEY=` before the key, a value the reader decoded from a cut argument) is
+ * then gone from the raw lines and every other copy too, in any of the encodings `readingsOf` decodes.
+ */
+function removeFoundEverywhere(texts: readonly string[], options: ScanOptions, found: Found, hits: Hit[][]): void {
+  const secrets = [...found.keys()].filter(worthSeekingElsewhere).sort((a, b) => b.length - a.length);
+  if (secrets.length === 0) return;
+  const anySecret = new RegExp(secrets.map(escapeRegExp).join('|'), 'g');
+  const first = secrets[secrets.length - 1]!.length; // the shortest: a text shorter than it cannot hold any
+  for (let index = 0; index < texts.length; index++) {
+    if (texts[index]!.length < first) continue;
+    for (const reading of readingsOf(texts[index]!, options.json?.[index])) {
+      for (const match of reading.text.matchAll(anySecret)) {
+        const [start, end] = rangeInRoot(reading, match.index, match.index + match[0].length);
+        hits[index]!.push({ start, end, kind: found.get(match[0])! });
+      }
+    }
+  }
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
 }
 
 function lastStartAtOrBefore(starts: number[], position: number): number {
