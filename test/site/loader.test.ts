@@ -58,7 +58,8 @@ class FakeCollection {
 }
 
 let home: string;
-const env = () => ({ GEMINI_HOME: home, ARCHIVE_REDACT: 'off' }) as NodeJS.ProcessEnv;
+// ARCHIVE_STORE=none: these loaders read the folders; without it they would read (and list) the user's default store.
+const env = () => ({ GEMINI_HOME: home, ARCHIVE_REDACT: 'off', ARCHIVE_STORE: 'none' }) as NodeJS.ProcessEnv;
 const names = ['sessions', 'steps', 'artifacts', 'archive'] as const;
 const stores = Object.fromEntries(names.map((n) => [n, new FakeCollection()])) as Record<(typeof names)[number], FakeCollection>;
 

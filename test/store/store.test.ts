@@ -247,6 +247,8 @@ describe('the store file', () => {
     expect(defaultStorePath({ HOME: '/Users/u' }, 'darwin')).toBe('/Users/u/Library/Application Support/agy-archive/archive.sqlite');
     expect(storePathFromEnv({ ARCHIVE_STORE: 'none' })).toBeUndefined();
     expect(storePathFromEnv({ ARCHIVE_STORE: '/x/y.sqlite' })).toBe('/x/y.sqlite');
+    // Under Vitest the default (the user's real store) is refused, so a test that forgets ARCHIVE_STORE fails.
+    expect(() => storePathFromEnv({ HOME: '/home/u' })).toThrow(/ARCHIVE_STORE/);
   });
 
   it('snapshots a session with a file it cannot read, and keeps the problem for the report', async () => {

@@ -27,7 +27,11 @@ export function defaultStorePath(env: NodeJS.ProcessEnv = process.env, platform:
 export function storePathFromEnv(env: NodeJS.ProcessEnv = process.env): string | undefined {
   const given = env.ARCHIVE_STORE?.trim();
   if (given && given.toLowerCase() === 'none') return undefined;
-  return given ? path.resolve(given) : defaultStorePath(env);
+  if (given) return path.resolve(given);
+  // Tests never touch the user's real store: a test (or a build it started, which inherits VITEST) that reaches the
+  // default location has forgotten ARCHIVE_STORE, which once let a loader test list a store a hand-made build had left.
+  if (process.env.VITEST) throw new Error('a test reached the default archive store; give it ARCHIVE_STORE (a temporary path, or none)');
+  return defaultStorePath(env);
 }
 
 /** The stores a build reads, from `ARCHIVE_STORES` (`:`-separated); empty when unset. */
