@@ -1,23 +1,11 @@
 /**
- * The conversation of a session read at render time: its turns from the turn builder (built once per session read,
- * kept beside it), and the small look-ups the pages need around them (a call's recorded arguments, the page of a
- * task log). Pages render what this returns; they never pair calls or judge outcomes themselves. Pure, no `astro:*`.
+ * The small look-ups the conversation pages need around the turn builder's turns (`turnsOf` in archive/detail.ts,
+ * built once per session read): a call's recorded arguments, the page of a task log. Pages render what the builder
+ * returns; they never pair calls or judge outcomes themselves. Pure, no `astro:*`.
  */
 import type { Session, ToolCall } from '../brain/types.ts';
-import { sessionTurns, type SessionTurns, type ToolCallView } from '../turns/index.ts';
+import type { ToolCallView } from '../turns/index.ts';
 import { pageOfIndex, taskLogOrder } from '../archive/session-pages.ts';
-
-const built = new WeakMap<Session, SessionTurns>();
-
-/** The turns of a session, built once per session object (the pages of one session share its read). */
-export function turnsOf(session: Session): SessionTurns {
-  let turns = built.get(session);
-  if (!turns) {
-    turns = sessionTurns(session);
-    built.set(session, turns);
-  }
-  return turns;
-}
 
 const stepIndexes = new WeakMap<Session, Map<string, Session['steps'][number]>>();
 
