@@ -160,3 +160,15 @@ describe.skipIf(!existsSync(REAL))('the conversation of the real sessions', () =
     expect(count).toBe(turns.reduce((n, t) => n + t.items.length, 0));
   });
 });
+
+describe('the strip of a turn whose background command runs on', () => {
+  it('stops the band where the next turn starts and says it ran on', () => {
+    const svg = wallClockStrip([
+      { number: 1, startedAt: '2026-01-01T10:00:00Z', endedAt: '2026-01-09T10:00:00Z', activeMs: 8 * 86_400_000, failures: 0, toolCalls: 1, href: '#turn-1', label: '' },
+      { number: 2, startedAt: '2026-01-01T10:05:00Z', endedAt: '2026-01-01T10:10:00Z', failures: 0, toolCalls: 1, href: '#turn-2', label: '' },
+    ]);
+    const widths = [...svg.matchAll(/class="strip-band[^"]*" x="[\d.]+" y="\d+" width="([\d.]+)"/g)].map((m) => Number(m[1]));
+    expect(Math.abs((widths[0] ?? 0) - (widths[1] ?? 0))).toBeLessThan(10);
+    expect(svg).toContain('10:00–10:05 UTC · 5 min 00 s, ran on past the next turn (192 h 00 min in all)');
+  });
+});

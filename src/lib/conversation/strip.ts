@@ -65,6 +65,16 @@ export function wallClockStrip(turns: readonly StripTurn[], id = 'strip'): strin
   }
   if (spans.length === 0) return '';
   spans.sort((a, b) => a.start - b.start);
+  // A turn's background command can run on for days (real 86033144: a bot started in turn 17 ran 186 h); its band
+  // stops where the next turn starts, and its title says the turn ran on (`wall` keeps the turn's own duration).
+  const wall = new Map(spans.map((s) => [s, s.end - s.start]));
+  spans.forEach((s, i) => {
+    const next = spans[i + 1];
+    if (next && s.end > next.start) {
+      s.end = Math.max(s.start, next.start);
+      s.active = Math.min(s.active, s.end - s.start);
+    }
+  });
   // Idle stretches, in drawing order: the idle tail of each turn, then the gap before the next turn.
   const idle: number[] = [];
   spans.forEach((s, i) => {
@@ -100,8 +110,9 @@ export function wallClockStrip(turns: readonly StripTurn[], id = 'strip'): strin
     const tailW = width(k);
     const tail = idle[k] as number;
     k++;
-    const wall = span.end - span.start;
-    const title = `Turn ${t.number} · ${clock(span.start)}–${clock(span.end)} UTC · ${formatDuration(wall) || '0 s'}${tail > 0 ? ` (${formatDuration(span.active) || '0 s'} active)` : ''} · ${t.toolCalls} tool calls${failed ? ` · ${t.failures} failed` : ''}${t.label ? ` · ${t.label}` : ''}`;
+    const own = wall.get(span) ?? span.end - span.start;
+    const ranOn = own > span.end - span.start ? `, ran on past the next turn (${formatDuration(own)} in all)` : '';
+    const title = `Turn ${t.number} · ${clock(span.start)}–${clock(span.end)} UTC · ${formatDuration(span.end - span.start) || '0 s'}${tail > 0 ? ` (${formatDuration(span.active) || '0 s'} active)` : ''}${ranOn} · ${t.toolCalls} tool calls${failed ? ` · ${t.failures} failed` : ''}${t.label ? ` · ${t.label}` : ''}`;
     const bandW = activeW + tailW;
     parts.push(
       `<a href="${escapeHtml(t.href)}" aria-label="${escapeHtml(title)}"><title>${escapeHtml(title)}</title>` +

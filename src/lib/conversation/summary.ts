@@ -64,11 +64,13 @@ function firstLine(text: string, skipHeadings = false): string {
   return heading;
 }
 
-/** The first line of a message that says something: headings skipped, a line ending in `:` joined to what follows. */
+/** The first line of a message that says something: headings and code skipped, a line ending in `:` joined to what follows. */
 function leadSentence(text: string): string {
   const lines = text
+    .replace(/^\s*```[\s\S]*?(^\s*```|(?![\s\S]))/gm, '')
     .split(/\r?\n/)
-    .filter((l) => !/^\s{0,3}#{1,6}\s/.test(l) && !l.trim().startsWith('```'))
+    // Headings, and lines that are all bold (`**Implementation Plan**`), name a part; they do not say what happened.
+    .filter((l) => !/^\s{0,3}#{1,6}\s/.test(l) && !/^\s*(\*\*|__)[^*_]+(\*\*|__):?\s*$/.test(l))
     .map(plainLine)
     .filter((l) => l !== '' && !/^[-=*_|:\s]{3,}$/.test(l));
   const first = lines[0] ?? firstLine(text);
