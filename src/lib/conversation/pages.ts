@@ -12,8 +12,12 @@ import type { Session, Step } from '../brain/types.ts';
 import type { ToolCallView, Turn, TurnItem } from '../turns/types.ts';
 import { argLines, CHECKPOINT_MAX, OUTPUT_MAX, REPLY_MAX, REQUEST_MAX, THINKING_MAX } from './preview.ts';
 
-/** Estimated HTML one conversation page holds before the next starts (the cap is 1.5 MB; the rest is margin and the page's frame). */
-export const CONVERSATION_PAGE_BUDGET = 1_300_000;
+/**
+ * Estimated HTML one conversation page holds before the next starts. The cap is 1.5 MB; the estimate ran at
+ * 0.6–0.9 of the real weight (real 86033144: 0.85 MB; the 20k-step bench home's heaviest session page: 1.19 MB at a
+ * budget of 1.3 MB), so this leaves a margin for text that renders heavier than estimated.
+ */
+export const CONVERSATION_PAGE_BUDGET = 1_150_000;
 
 /** Where a conversation page starts: the turn (index into `turns`) and the item within it. */
 export interface PageStart {
