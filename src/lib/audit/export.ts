@@ -18,7 +18,8 @@ import type { ToolCallView, Turn, TurnItem } from '../turns/types.ts';
 import type { SessionSummary } from '../archive/schemas.ts';
 import { formatClock, formatDuration, formatUtc } from '../archive/format.ts';
 import { argLines } from '../conversation/preview.ts';
-import { recordedCall, turnsOf } from '../conversation/view.ts';
+import { recordedCall } from '../conversation/view.ts';
+import { sessionTurns, type SessionTurns } from '../turns/index.ts';
 import { escapeHtml } from '../render/escape.ts';
 import { anchors, urls } from '../urls.ts';
 
@@ -161,10 +162,11 @@ function turnHtml(turn: Turn, session: Session, sessionId: string, stepSummary: 
   return parts.join('');
 }
 
-/** The whole export file of one session. */
-export function renderSessionExport(summary: SessionSummary, session: Session, options: { isDemo?: boolean } = {}): string {
+/** The whole export file of one session (`turns`: the session's turns, as the pages have them). */
+export function renderSessionExport(summary: SessionSummary, session: Session, options: { isDemo?: boolean; turns?: SessionTurns } = {}): string {
   const s = summary;
-  const built = turnsOf(session);
+  // The pages' own turns when given (built once per session read), else built here.
+  const built = options.turns ?? sessionTurns(session);
   const stepSummary = (position: number) => built.steps[position]?.summary ?? '';
   const facts: [string, string | undefined][] = [
     ['Session', s.id],
