@@ -92,7 +92,10 @@ describe('the conversation of the demo sessions', () => {
       {
         "04c6284a": "Per-API-key rate limiting for the orders API",
         "1ef4ccf5": "Brewbox landing page",
+        "5b1e0c2a": "Write the v2.4 release notes from the merged PRs and check that every link in the docs…",
         "7fc10e1b": "Fix: flaky test_invoice_totals_rollover",
+        "a3c9e1f4": "Draft the v2.4 release notes in docs/releases/v2.4.md from the PRs merged into main for…",
+        "c7d2f8b3": "Open the docs preview at http://localhost:4000/docs/ and follow every link on every page.",
         "e08e5d5e": "logslice: Python → Go",
         "e69b7648": "Why is the Docker build cache never used in CI?",
       }
