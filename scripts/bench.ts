@@ -23,6 +23,7 @@ import { parseArgs } from 'node:util';
 import { summariseProfiles, type ProfileSummary } from './bench/cpu-profile.ts';
 import { writeFloorProject } from './bench/floor.ts';
 import { measure, type Measurement } from './bench/measure.ts';
+import { pageWeights } from './bench/page-weight.ts';
 import { timeFirstSearch, type SearchTiming } from './bench/search.ts';
 import { assertChromium } from './lib/chromium.ts';
 import { writeSyntheticHome, writeSyntheticSession } from './bench/synthetic-home.ts';
@@ -206,6 +207,8 @@ record(cold);
 failIfBad(cold);
 const coldFacts = siteFacts(out, cold.log);
 say(`cold: ${cold.wallS} s, tree peak ${cold.peakTreeRssMib} MiB, ${coldFacts.pages} pages`);
+const weights = pageWeights(out);
+say(`page weight: largest session page ${weights.largestSessionPage?.bytes ?? 0} B, largest page under a session ${weights.largestPageUnderSession?.bytes ?? 0} B (${weights.largestPageUnderSession?.page ?? '—'}), ${weights.pagesOverCap} over 1.5 MB`);
 const ourSearch = await search(out, flags.query);
 
 const added = writeSyntheticSession(home, { steps: 300, seed: Number(flags.seed) + 1_000_003, product: 'antigravity', dayOffset: 5000 });
@@ -248,6 +251,8 @@ const results = {
   peak_rss_mib: Math.max(cold.peakTreeRssMib, warm.peakTreeRssMib),
   search_ms: ourSearch?.firstMs ?? null,
   max_single_process_rss_mib: Math.max(cold.peakProcessRssMib, warm.peakProcessRssMib),
+  largest_session_page_bytes: weights.largestSessionPage?.bytes ?? null,
+  largest_page_under_session_bytes: weights.largestPageUnderSession?.bytes ?? null,
   detail: {
     date: new Date().toISOString(),
     machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, mem_gib: Math.round(os.totalmem() / 2 ** 30), platform: `${os.platform()} ${os.release()}` },
@@ -259,6 +264,7 @@ const results = {
     cold: { ...phase(cold), ...coldFacts },
     warm: { ...phase(warm), ...warmFacts },
     search: { ours: ourSearch ?? null, floor: floorSearch ?? null },
+    page_weight: weights,
     cpu_profile: profile ?? null,
     store: storeResult,
   },
@@ -276,6 +282,7 @@ console.log('|--------|----------|--------|----------------|--------------------
 console.log(row('floor', floor, floor ? 1 : null));
 console.log(row('cold', cold, results.cold_ratio));
 console.log(row('warm', warm, results.warm_ratio));
+console.log(`page weight: largest session page ${weights.largestSessionPage ? `${weights.largestSessionPage.bytes} B (${weights.largestSessionPage.page})` : '—'}; largest page under a session ${weights.largestPageUnderSession ? `${weights.largestPageUnderSession.bytes} B (${weights.largestPageUnderSession.page})` : '—'}; ${weights.pagesOverCap} pages over 1.5 MB`);
 console.log(`search_ms (first results, fresh Chromium): ${ourSearch ? `${ourSearch.firstMs} ms for "${ourSearch.query}" (${ourSearch.results} results; bundle import ${ourSearch.importMs} ms before it; after init(): ${ourSearch.afterInitMs} ms (init ${ourSearch.initMs} ms); again ${ourSearch.repeatMs} ms)` : 'not measured'}`);
 for (const [name, p] of Object.entries(profile ?? {})) {
   if (!p) continue;

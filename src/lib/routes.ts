@@ -10,7 +10,7 @@
  * sessions.json) always come from `allSessions()`.
  */
 import { getCollection, getEntry } from 'astro:content';
-import { messagePagePaths, taskPagePaths } from './audit/lists.ts';
+import { messagePagePaths, taskPagePaths, timelinePagePaths } from './archive/session-pages.ts';
 import { recordFamilyNeighbours, rendersSession, shardOf } from './archive/incremental.ts';
 import type { ArchiveInfo, ArtifactRow, SessionSummary, StepRow, UploadRow } from './archive/schemas.ts';
 import { buildSessionTree, type SessionTree } from './family/tree.ts';
@@ -122,6 +122,13 @@ export async function sessionPaths() {
   return (await renderedSessions()).map((session) => ({ params: { id: session.id }, props: { session } }));
 }
 
+/** `/sessions/<id>/conversation/<n>/`: the conversation pages after the first (the session page) of big sessions. */
+export async function conversationPaths() {
+  return (await renderedSessions()).flatMap((session) =>
+    (session.conversationPages ?? []).slice(1).map((_, i) => ({ params: { id: session.id, n: String(i + 2) }, props: { session, n: i + 2 } })),
+  );
+}
+
 /** `/sessions/<id>/steps/<key>/`, with the neighbouring rows for prev/next. */
 export async function stepPaths() {
   const { steps } = await collections();
@@ -169,9 +176,22 @@ export async function messagePaths() {
   return messagePagePaths(await renderedSessions());
 }
 
-/** `/sessions/<id>/tasks/` */
+/** `/sessions/<id>/tasks/[<n>/]` */
 export async function taskPaths() {
   return taskPagePaths(await renderedSessions());
+}
+
+/** `/sessions/<id>/tasks/<name>.txt`: the whole text of each task log too long for its page. */
+export async function taskLogTextPaths() {
+  return (await renderedSessions()).flatMap((session) =>
+    (session.longTaskLogs ?? []).map((name) => ({ params: { id: session.id, name: `${name}.log` }, props: { session, name } })),
+  );
+}
+
+/** `/sessions/<id>/timeline/[<n>/]`, with the session's rows of that page. */
+export async function timelinePaths() {
+  const { steps } = await collections();
+  return timelinePagePaths(await renderedSessions()).map((path) => ({ ...path, props: { ...path.props, rows: steps.get(path.params.id) ?? [] } }));
 }
 
 /** `/s/<prefix>/`: every session's 8-character prefix, with all sessions sharing it. */

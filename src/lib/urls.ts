@@ -56,16 +56,24 @@ export const urls = {
   sessionExport: (id: string): string => file('sessions', id, 'export.html'),
   /** A session's messages, paginated (page 1 has no number). */
   messages: (id: string, n = 1): string => page('sessions', id, 'messages', ...(n > 1 ? [String(n)] : [])),
-  /** A session's task logs. */
-  tasks: (id: string): string => page('sessions', id, 'tasks'),
-  /** One background task (`<id>/task-N`) on its session's tasks page: start, notices, end and log. */
+  /** A session's task logs, paginated (page 1 has no number). */
+  tasks: (id: string, n = 1): string => page('sessions', id, 'tasks', ...(n > 1 ? [String(n)] : [])),
+  /** The whole text of one task log (`name` as the reader names it: `task-879` for `tasks/task-879.log`), for logs too long for a page. */
+  taskLogText: (id: string, name: string): string => file('sessions', id, 'tasks', `${name}.log.txt`),
+  /** A task log on the task-log page `n` that holds it (`taskLogPageOf`). */
+  taskLog: (id: string, name: string, n = 1): string => `${urls.tasks(id, n)}#${encodeURIComponent(anchors.taskLog(name))}`,
+  /** A session's timeline table (every step), paginated (page 1 has no number). */
+  timeline: (id: string, n = 1): string => page('sessions', id, 'timeline', ...(n > 1 ? [String(n)] : [])),
+  /** A step's row in its session's timeline; `page` is the timeline page holding it (`timelinePageOf`). */
+  stepInTimeline: (id: string, key: string, n = 1): string => `${urls.timeline(id, n)}#${encodeURIComponent(anchors.step(key))}`,
+  /** A page of a session's conversation: page 1 is the session page itself, later pages `conversation/<n>/`. */
+  conversation: (id: string, n = 1): string => (n > 1 ? page('sessions', id, 'conversation', String(n)) : page('sessions', id)),
+  /** One background task (`<id>/task-N`) on its session's tasks page (page 1): start, notices, end and log. */
   backgroundTask: (id: string, n: number): string => `${page('sessions', id, 'tasks')}#${anchors.backgroundTask(n)}`,
-  /** A task log on the task-log page `n` that holds it (`name` as the reader names it: `task-12`). */
-  taskLog: (id: string, name: string, n = 1): string => `${page('sessions', id, 'tasks', ...(n > 1 ? [String(n)] : []))}#${encodeURIComponent(anchors.taskLog(name))}`,
   /** A turn of a session's conversation, on the conversation page `n` that holds it. */
-  turn: (id: string, turn: number, n = 1): string => `${n > 1 ? page('sessions', id, 'conversation', String(n)) : page('sessions', id)}#${anchors.turn(turn)}`,
-  /** A step's row in its session's timeline. */
-  stepInTimeline: (id: string, key: string): string => `${page('sessions', id)}#${encodeURIComponent(anchors.step(key))}`,
+  turn: (id: string, turn: number, n = 1): string => `${urls.conversation(id, n)}#${encodeURIComponent(anchors.turn(turn))}`,
+  /** A step in the conversation, on the conversation page `n` that holds it. */
+  stepInConversation: (id: string, key: string, n = 1): string => `${urls.conversation(id, n)}#${encodeURIComponent(anchors.step(key))}`,
 };
 
 /** Anchors inside a session page. */
@@ -73,7 +81,9 @@ export const anchors = {
   step: (key: string): string => `step-${key}`,
   /** A turn's header (`Turn.anchor` of the turn builder is the same). */
   turn: (n: number): string => `turn-${n}`,
-  /** A task log on its page. */
+  /** One tool call in the conversation (`ToolCallView.id`, `<callStepKey>.<callIndex>`). */
+  call: (id: string): string => `call-${id}`,
+  /** A task log's section on the task-log page, by the task's name: `task-12` is the log of task 12. */
   taskLog: (name: string): string => `task-${name.replace(/^task-/, '')}`,
   /** A background task's group on the tasks page. */
   backgroundTask: (n: number): string => `bg-task-${n}`,

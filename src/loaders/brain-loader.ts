@@ -45,7 +45,8 @@ import { rendersSession } from '../lib/archive/incremental.ts';
 
 /** Bump when what the loader stores changes, so every digest changes and a warm build re-reads everything. */
 // 9: the session tree's evidence (`family`) on each session entry, on top of the turn builder's 8.
-export const LOADER_VERSION = 'brain-loader-9';
+// 10: the conversation's page starts, title and ending (conversation/summary.ts), message and task-log page starts.
+export const LOADER_VERSION = 'brain-loader-10';
 
 /** Id of the one entry of the `archive` collection. */
 export const ARCHIVE_ENTRY_ID = 'archive';

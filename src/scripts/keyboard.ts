@@ -1,7 +1,8 @@
 /**
- * Keyboard shortcuts: `j`/`k` move to the next/previous step (on a session page: the next/previous timeline row,
- * focused and scrolled into view; on a step page: the next/previous step page), `/` focuses the search box (on the
- * search page its own box, which searches as you type; elsewhere the header's).
+ * Keyboard shortcuts: `j`/`k` move to the next/previous step (on a timeline page: the next/previous row; on a
+ * session page: the next/previous turn; focused and scrolled into view; on a step page: the next/previous step
+ * page), `/` focuses the search box (on the search page its own box, which searches as you type; elsewhere the
+ * header's).
  * Never while typing in a field, and never with a modifier key.
  */
 function typing(target: EventTarget | null): boolean {
@@ -11,8 +12,8 @@ function typing(target: EventTarget | null): boolean {
 
 let current = -1;
 
-function rows(): HTMLTableRowElement[] {
-  return [...document.querySelectorAll<HTMLTableRowElement>('table.timeline tbody tr[id^="step-"]')];
+function rows(): HTMLElement[] {
+  return [...document.querySelectorAll<HTMLElement>('table.timeline tbody tr[id^="step-"], .turn[id^="turn-"]')];
 }
 
 function moveRow(delta: number): boolean {

@@ -1,6 +1,7 @@
 /**
  * Keyboard, theme and export in a real browser over the demo build: j/k move between steps (timeline rows on a
- * session page, step pages on a step page), `/` focuses the search box, the theme toggle switches and is
+ * timeline page, step pages on a step page), the session page's filters hide what they leave out and an old
+ * `#step-N` link on the session page still reaches its step, `/` focuses the search box, the theme toggle switches and is
  * remembered across a reload (applied before paint by the head script), and a session's export opened from
  * file:// shows the session with no network request and no script. With AUDIT_SHOTS_DIR set, screenshots of the
  * audit pages in light and dark go there.
@@ -35,7 +36,7 @@ describe.skipIf(!hasChromium())('audit pages in the browser', () => {
       const page = await context.newPage();
       const errors: string[] = [];
       page.on('pageerror', (e) => errors.push(String(e)));
-      await page.goto(`${server.origin}/sessions/${SESSION}/`);
+      await page.goto(`${server.origin}/sessions/${SESSION}/timeline/`);
       const current = () => page.evaluate(() => document.querySelector('table.timeline tr.is-current')?.id ?? null);
       const focusedHref = () => page.evaluate(() => (document.activeElement as HTMLAnchorElement | null)?.getAttribute('href'));
       await page.keyboard.press('j');
@@ -57,6 +58,34 @@ describe.skipIf(!hasChromium())('audit pages in the browser', () => {
       await Promise.all([page.waitForURL(/\/steps\/12\/$/), page.keyboard.press('j')]);
       await Promise.all([page.waitForURL(/\/steps\/11\/$/), page.keyboard.press('k')]);
       expect(errors).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it('filters the conversation without script and keeps old step anchors working', async () => {
+    const { context, close } = await launchBrowser();
+    try {
+      const page = await context.newPage();
+      await page.goto(`${server.origin}/sessions/${SESSION}/`);
+      const visible = (selector: string) => page.locator(selector).evaluateAll((els) => els.filter((e) => (e as HTMLElement).offsetParent !== null).length);
+      const calls = await visible('details.call');
+      expect(calls).toBeGreaterThan(5);
+      await page.locator('label:has(#show-failures)').click();
+      const failed = await visible('details.call');
+      expect(failed).toBeGreaterThan(0);
+      expect(failed).toBe(await visible('details.call.is-failed'));
+      expect(failed).toBeLessThan(calls);
+      await page.locator('label:has(#show-conversation)').click();
+      expect(await visible('details.call')).toBe(0);
+      expect(await visible('.request-block')).toBeGreaterThan(0);
+      await page.locator('label:has(#show-commands)').click();
+      expect(await visible('details.call')).toBe(await visible('details.call.k-command'));
+      // A step shown in the conversation keeps its anchor on the session page…
+      await page.goto(`${server.origin}/sessions/${SESSION}/#step-11`);
+      expect(await page.evaluate(() => document.getElementById('step-11') !== null)).toBe(true);
+      // …and one it does not hold sends the reader to the step's own page.
+      await Promise.all([page.waitForURL(/\/steps\/does-not-exist\/$/), page.goto(`${server.origin}/sessions/${SESSION}/#step-does-not-exist`)]);
     } finally {
       await close();
     }
@@ -94,8 +123,13 @@ describe.skipIf(!hasChromium())('audit pages in the browser', () => {
       page.on('request', (r) => requests.push(r.url()));
       const file = pathToFileURL(path.join(build.outDir, 'sessions', SESSION, 'export.html')).href;
       await page.goto(file);
-      expect(await page.locator('h1').innerText()).toBe('Add rate limiting to the public API.');
-      expect(await page.locator('section.step').count()).toBeGreaterThan(90);
+      // Antigravity's own title (the checkpoint's objective), the conversation by turns, a table of turns linking inside the file.
+      expect(await page.locator('h1').innerText()).toBe('Per-API-key rate limiting for the orders API');
+      expect(await page.locator('section.turn').count()).toBeGreaterThanOrEqual(2);
+      expect(await page.locator('details.call').count()).toBeGreaterThan(20);
+      await page.locator('table a[href="#turn-2"]').click();
+      expect(await page.evaluate(() => window.location.hash)).toBe('#turn-2');
+      expect(await page.locator('#turn-2').count()).toBe(1);
       expect(await page.evaluate(() => document.scripts.length)).toBe(0);
       expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(13, 17, 23)');
       expect(requests).toEqual([file]);

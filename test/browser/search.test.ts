@@ -55,7 +55,7 @@ describe.skipIf(!hasChromium())('search in the browser', () => {
     await page.goto(`${server.origin}/search/?q=vitest`);
     const all = await resultCount(page, 'vitest');
     // A call names its tool and what it acted on; its outcome line says how it ended.
-    const call = page.locator('li.search-result', { has: page.locator(RESULT_LINK, { hasText: /^Add rate limiting to the public API\. › step 52 · run_command npx vitest run/ }) });
+    const call = page.locator('li.search-result', { has: page.locator(RESULT_LINK, { hasText: /^Per-API-key rate limiting for the orders API › step 52 · run_command npx vitest run/ }) });
     await call.waitFor({ timeout: 15_000 });
     expect(await call.locator('.search-result-outcome').textContent()).toBe('Failed · npx vitest run test/rate-limit.test.ts · exit 1');
     expect(await call.locator('.search-result-outcome.is-failed').count()).toBe(1);
@@ -76,9 +76,9 @@ describe.skipIf(!hasChromium())('search in the browser', () => {
     const everywhere = await resultCount(page, 'README');
     const sessions = page.locator('details.search-filter[data-filter="session"]');
     await sessions.locator('summary').click();
-    await sessions.locator('label', { hasText: 'Design a new landing page for Brewbox · 1ef4ccf5' }).locator('input').check();
+    await sessions.locator('label', { hasText: 'Brewbox landing page · 1ef4ccf5' }).locator('input').check();
     await expect.poll(async () => resultCount(page, 'README'), { timeout: 15_000 }).toSatisfy((n: number) => n > 0 && n < everywhere);
-    for (const title of await page.locator(RESULT_LINK).allTextContents()) expect(title).toMatch(/^Design a new landing page for Brewbox(?: ›|$)/);
+    for (const title of await page.locator(RESULT_LINK).allTextContents()) expect(title).toMatch(/^Brewbox landing page(?: ›|$)/);
     await page.close();
   });
 

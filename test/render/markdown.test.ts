@@ -13,6 +13,8 @@ describe('renderMarkdown', () => {
     expect(levels(await renderMarkdown(text))).toEqual([1, 3, 4, 1]);
     expect(levels(await renderMarkdown(text, { headingsFrom: 3 }))).toEqual([3, 4, 5, 3]);
     expect(levels(await renderMarkdown('## a\n\n###### b', { headingsFrom: 5 }))).toEqual([5, 6]);
+    // Never deeper than one below the heading before it, whatever levels the text uses later.
+    expect(levels(await renderMarkdown('# a\n\n##### b\n\n### c\n\n##### d', { headingsFrom: 3 }))).toEqual([3, 4, 4, 5]);
   });
 
   it('renders headings, emphasis, lists, tables and task lists', async () => {

@@ -179,6 +179,10 @@ export const SessionSchema = z.object({
   product: z.string(),
   /** Title derived by the reader. */
   title: z.string(),
+  /** How the session ended, one line: its last model message, else its walkthrough's summary (`conversation/summary.ts`). */
+  ending: z.string().optional(),
+  /** Where each page of the conversation starts (`conversation/pages.ts`); absent or one entry for one page. */
+  conversationPages: z.array(z.object({ turn: z.number(), item: z.number() })).optional(),
   /** Last model selected. */
   model: z.string().optional(),
   /** Models in the order used, consecutive repeats merged (the header's "A → B → C"); empty when none is named. */
@@ -229,6 +233,12 @@ export const SessionSchema = z.object({
   messageCount: z.number(),
   /** Task logs (`tasks/*.log`). */
   taskLogCount: z.number(),
+  /** First message (in thread order) of each page of `/sessions/<id>/messages/` (`session-pages.ts`). */
+  messagePageStarts: z.array(z.number()).optional(),
+  /** First task log (by file name) of each page of `/sessions/<id>/tasks/` (`session-pages.ts`). */
+  taskLogPageStarts: z.array(z.number()).optional(),
+  /** Names of the task logs too long for a page (`TASK_LOG_PAGE_MAX`), published whole as `tasks/<name>.log.txt`. */
+  longTaskLogs: z.array(z.string()).optional(),
   /** Root artifacts (entries of the `artifacts` collection). */
   artifactCount: z.number(),
   /** Uploads. */

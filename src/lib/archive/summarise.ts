@@ -11,6 +11,8 @@ import type { ArtifactRow, SessionRows, SessionSummary, UploadRow, StepRow } fro
 import { oneLine } from './step-summary.ts';
 import { longFields } from './long-text.ts';
 import { sessionTurns, type SessionTurns, type ToolCallView } from '../turns/index.ts';
+import { conversationSummary } from '../conversation/summary.ts';
+import { longTaskLogs, messagePageStarts, taskLogPageStarts } from './session-pages.ts';
 
 /** The published file name of an upload, or undefined when it is not served (not a raster image). */
 export function servedUploadName(upload: Upload, position: number): string | undefined {
@@ -81,11 +83,14 @@ export function summariseSession(session: Session, redactions: Redaction[], reda
     return withLongFields(s, row);
   });
   const family = familyEvidence(session);
+  const conversation = conversationSummary(session, turns, oneLine(meta.title, 200) || session.id);
   const summary: SessionSummary = {
     id: session.id,
     prefix: session.id.slice(0, 8),
     product: session.product,
-    title: oneLine(meta.title, 200) || session.id,
+    title: conversation.title,
+    ending: conversation.ending,
+    conversationPages: conversation.pages.length > 1 ? conversation.pages : undefined,
     model: meta.model,
     models: turns.modelSequence,
     stepsPerModel: turns.stepsPerModel,
@@ -105,6 +110,9 @@ export function summariseSession(session: Session, redactions: Redaction[], reda
     toolCounts: meta.toolCounts,
     messageCount: session.messages.length,
     taskLogCount: session.taskLogs.length,
+    messagePageStarts: messagePageStarts(session.messages),
+    taskLogPageStarts: taskLogPageStarts(session.taskLogs),
+    longTaskLogs: longTaskLogs(session.taskLogs),
     artifactCount: artifacts.length,
     uploads,
     transcriptFiles: session.transcriptFiles,

@@ -4,13 +4,22 @@
  * (no link, image or font to fetch; uploads are listed, not embedded), its own CSP, readable from `file://` in light
  * and dark. Every transcript string goes through `escapeHtml`: text, never markup. Pure: no `astro:*` import.
  *
+ * The layout is the session page's (issue 11): a table of turns, then each turn opening with the user's words,
+ * the agent's replies (Markdown source kept as text: rendered Markdown would carry links out of the file), thinking
+ * folded, each call one line with its outcome from the turn builder, folded to its arguments and output head.
+ * Every link points inside the file (`#turn-N`, `#step-N`); the site's URL of each step is written as text.
+ *
  * Size bound: each text field (content, thinking, an argument, an output, an artifact) keeps its first
- * `FIELD_MAX` characters, and once `TOTAL_MAX` characters of text are written the remaining steps are listed one
- * line each; both cuts are marked in the file and point to the step's page on the site.
+ * `FIELD_MAX` characters, and once `TOTAL_MAX` characters of text are written the remaining turns are listed one
+ * line each; both cuts are marked in the file and point to the page on the site.
  */
-import type { Session, Step } from '../brain/types.ts';
+import type { Session } from '../brain/types.ts';
+import type { ToolCallView, Turn, TurnItem } from '../turns/types.ts';
 import type { SessionSummary } from '../archive/schemas.ts';
-import { displayValue, formatDuration, formatUtc } from '../archive/format.ts';
+import { formatClock, formatDuration, formatUtc } from '../archive/format.ts';
+import { argLines } from '../conversation/preview.ts';
+import { recordedCall } from '../conversation/view.ts';
+import { sessionTurns, type SessionTurns } from '../turns/index.ts';
 import { escapeHtml } from '../render/escape.ts';
 import { anchors, urls } from '../urls.ts';
 
@@ -46,18 +55,28 @@ export function sessionIndex(sessions: SessionSummary[]): SessionIndexEntry[] {
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
 
 const STYLE = `
-:root{color-scheme:light dark;--bg:#fff;--soft:#f6f8fa;--fg:#1f2328;--muted:#59636e;--border:#d1d9e0;--err:#cf222e;--errbg:#ffebe9;--ok:#1a7f37;--warn:#9a6700}
-@media (prefers-color-scheme:dark){:root{--bg:#0d1117;--soft:#151b23;--fg:#e6edf3;--muted:#9198a1;--border:#30363d;--err:#f85149;--errbg:#3c1618;--ok:#3fb950;--warn:#d29922}}
+:root{color-scheme:light dark;--bg:#fff;--soft:#f6f8fa;--fg:#1f2328;--muted:#59636e;--border:#d1d9e0;--err:#cf222e;--errbg:#ffebe9;--ok:#1a7f37;--warn:#9a6700;--user:#ddf4ff;--userline:#0550ae}
+@media (prefers-color-scheme:dark){:root{--bg:#0d1117;--soft:#151b23;--fg:#e6edf3;--muted:#9198a1;--border:#30363d;--err:#f85149;--errbg:#3c1618;--ok:#3fb950;--warn:#d29922;--user:#0c2d6b;--userline:#79c0ff}}
 *{box-sizing:border-box}body{margin:0 auto;max-width:72rem;padding:1.5rem;background:var(--bg);color:var(--fg);font:15px/1.55 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif}
-h1{font-size:1.5rem;margin:0 0 .5rem;overflow-wrap:anywhere}h2{font-size:1.15rem;margin:2rem 0 .75rem;border-bottom:1px solid var(--border);padding-bottom:.3rem}
+h1{font-size:1.5rem;margin:0 0 .5rem;overflow-wrap:anywhere}h2{font-size:1.15rem;margin:2rem 0 .3rem}
 pre,code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.85rem}
 pre{margin:.3rem 0;white-space:pre-wrap;overflow-wrap:anywhere;background:var(--soft);padding:.5rem .7rem;border-radius:4px}
 dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}dt{color:var(--muted)}dd{margin:0;overflow-wrap:anywhere}
-.step{border:1px solid var(--border);border-radius:6px;margin:.6rem 0;padding:.5rem .8rem}.step.err{border-color:var(--err)}
-.step h3{font-size:.95rem;margin:0;display:flex;gap:.5rem;flex-wrap:wrap;align-items:baseline}
+table{border-collapse:collapse;width:100%;font-size:.88rem}td,th{text-align:left;padding:.25rem .5rem;border-bottom:1px solid var(--border);vertical-align:top}th{color:var(--muted);font-weight:600}
+.turn{border-top:2px solid var(--border);margin-top:1.5rem}.turn.err{border-top-color:var(--err)}
+.stats{color:var(--muted);font-size:.85rem;margin:0 0 .5rem}
+.request{background:var(--user);border-left:3px solid var(--userline);padding:.5rem .8rem;border-radius:0 6px 6px 0;white-space:pre-wrap;overflow-wrap:anywhere}
+.text{white-space:pre-wrap;overflow-wrap:anywhere;margin:.5rem 0}
+.who{font-size:.8rem;color:var(--muted)}
+.chips{display:flex;flex-wrap:wrap;gap:.3rem;list-style:none;padding:0;margin:.4rem 0 0}.chips li{font-size:.78rem;border:1px solid var(--border);border-radius:999px;padding:0 .45rem}
+.calls{list-style:none;padding:0;margin:.3rem 0;display:grid;gap:2px}
+details.call{border:1px solid var(--border);border-radius:4px}details.call.err{border-color:var(--err);border-left-width:3px}
+details.call>summary{padding:.15rem .5rem;cursor:pointer;overflow-wrap:anywhere}.call .body{padding:.3rem .7rem}
+.kind{font:600 .7rem ui-monospace,monospace;text-transform:uppercase;color:var(--muted);margin-right:.4rem}.err .kind{color:var(--err)}
 .muted{color:var(--muted)}.badge{font-size:.75rem;font-weight:600;padding:0 .45rem;border-radius:999px;background:var(--soft);border:1px solid var(--border)}
-.badge.err{color:var(--err);border-color:var(--err)}.badge.ok{color:var(--ok)}.cut{color:var(--warn);font-weight:600;font-size:.8rem}
+.badge.err{color:var(--err);border-color:var(--err)}.cut{color:var(--warn);font-weight:600;font-size:.8rem}
 .label{font-size:.8rem;color:var(--muted);margin-top:.4rem}.error{background:var(--errbg);color:var(--err)}
+.fold{color:var(--muted);font-size:.85rem}.step{border:1px solid var(--border);border-radius:6px;margin:.6rem 0;padding:.5rem .8rem}
 .brief li{font-size:.85rem}a{color:inherit}
 `;
 
@@ -69,50 +88,95 @@ function pre(text: string): string {
   return `<pre>${cutText(text)}</pre>`;
 }
 
-function present(v: unknown): boolean {
-  return v !== undefined && v !== null && v !== '';
+const KIND: Record<string, string> = { command: 'run', edit: 'edit', view: 'view', list: 'list', search: 'search', web: 'web', image: 'image', task: 'task', permission: 'permission', question: 'ask', other: 'tool' };
+const FOLDED: Record<string, string> = { system: 'system messages', ephemeral: 'ephemeral messages', history: 'history steps', knowledge: 'knowledge items', 'duplicate-request': 'repeated requests', other: 'other steps' };
+
+function callHtml(call: ToolCallView, session: Session, sessionId: string): string {
+  const o = call.outcome;
+  const failed = o.status === 'failed';
+  const recorded = recordedCall(session, call);
+  const bypass = recorded?.args.BypassSandbox === true || recorded?.args.BypassSandbox === 'true';
+  const status = failed ? ' <span class="badge err">failed</span>' : o.status === 'running' ? ' <span class="badge">running</span>' : o.status === 'unknown' ? ' <span class="badge">no result</span>' : '';
+  const parts = [
+    `<li><details class="call${failed ? ' err' : ''}" id="${escapeHtml(anchors.call(call.id))}"><summary><span class="kind">${escapeHtml(KIND[o.kind] ?? 'tool')}</span>${escapeHtml(o.line || call.name)}${status}${bypass ? ' <span class="badge err">outside the sandbox (BypassSandbox)</span>' : ''}</summary><div class="body">`,
+  ];
+  if (call.resultStepKey) parts.push(`<span id="${escapeHtml(anchors.step(call.resultStepKey))}"></span>`);
+  if (o.error) parts.push(`<pre class="error">${cutText(o.error)}</pre>`);
+  const args = recorded ? argLines(recorded) : [];
+  if (args.length > 0) parts.push(`<dl>${args.map((a) => `<dt class="mono">${escapeHtml(a.name)}</dt><dd><pre>${escapeHtml(a.value)}</pre></dd>`).join('')}</dl>`);
+  if (call.outputHead && call.outputHead.trim() !== '') parts.push(`<div class="label">Output${(call.outputChars ?? 0) > call.outputHead.length ? ` (first ${call.outputHead.length} of ${call.outputChars} characters)` : ''}</div>${pre(call.outputHead)}`);
+  parts.push(`<div class="label"><span class="mono">${escapeHtml(call.name)}</span> · call step ${escapeHtml(call.callStepKey)}${call.resultStepKey ? ` · result step ${escapeHtml(call.resultStepKey)}` : ''} · on the site: <span class="mono">${escapeHtml(urls.step(sessionId, call.resultStepKey ?? call.callStepKey))}</span></div>`);
+  parts.push('</div></details></li>');
+  return parts.join('');
 }
 
-function stepHtml(step: Step, sessionId: string): string {
-  const err = step.type === 'ERROR_MESSAGE' || step.status === 'ERROR' || present(step.error);
-  const parts: string[] = [
-    `<section class="step${err ? ' err' : ''}" id="${escapeHtml(anchors.step(step.key))}">`,
-    `<h3><span class="mono">${escapeHtml(step.key)}</span> ${escapeHtml(step.type)} <span class="badge${step.status === 'ERROR' ? ' err' : ''}">${escapeHtml(step.status)}</span> <span class="muted">${escapeHtml(step.source)}${step.createdAt ? ` · ${escapeHtml(formatUtc(step.createdAt))}` : ''}</span></h3>`,
-  ];
-  if (present(step.error) || present(step.errorCode) || present(step.exitCode)) {
-    const head = [present(step.errorCode) ? `error code ${displayValue(step.errorCode)}` : '', present(step.exitCode) ? `exit code ${displayValue(step.exitCode)}` : ''].filter(Boolean).join(' · ');
-    if (head) parts.push(`<div class="label">${escapeHtml(head)}</div>`);
-    if (present(step.error)) parts.push(`<pre class="error">${cutText(displayValue(step.error))}</pre>`);
-  }
-  if (step.content) parts.push(pre(step.content));
-  if (step.contentMd) parts.push(`<div class="label">${escapeHtml(step.contentMd.file)}</div>${pre(step.contentMd.text)}`);
-  if (step.thinking) parts.push(`<details><summary class="label">Thinking</summary>${pre(step.thinking)}</details>`);
-  for (const call of step.toolCalls) {
-    parts.push(`<div class="label">Tool call <strong class="mono">${escapeHtml(call.name)}</strong>${call.truncatedArgs.length > 0 ? ` <span class="cut">cut in the transcript: ${escapeHtml(call.truncatedArgs.join(', '))}</span>` : ''}</div>`);
-    if (call.name === 'run_command' && typeof call.args.CommandLine === 'string') {
-      const bypass = call.args.BypassSandbox === true || call.args.BypassSandbox === 'true';
-      parts.push(`${pre(call.args.CommandLine)}<div class="label">in ${escapeHtml(displayValue(call.args.Cwd))}${bypass ? ' · <span class="badge err">outside the sandbox (BypassSandbox)</span>' : ''}</div>`);
-    } else {
-      parts.push(pre(displayValue(call.args)));
+function itemHtml(item: TurnItem, session: Session, sessionId: string, stepSummary: (position: number) => string): string {
+  switch (item.kind) {
+    case 'reply': {
+      const parts = [`<div class="reply" id="${escapeHtml(anchors.step(item.stepKey))}">`];
+      if (item.thinking?.trim()) parts.push(`<details class="fold"><summary>Thinking · step ${escapeHtml(item.stepKey)}</summary>${pre(item.thinking)}</details>`);
+      if (item.text?.trim()) parts.push(`<div class="who">Agent${item.createdAt ? ` · ${escapeHtml(formatClock(item.createdAt))}` : ''}</div><div class="text">${cutText(item.text)}</div>`);
+      if (item.calls.length > 0) parts.push(`<ul class="calls">${item.calls.map((c) => callHtml(c, session, sessionId)).join('')}</ul>`);
+      parts.push('</div>');
+      return parts.join('');
     }
+    case 'checkpoint':
+      return `<details class="fold" id="${escapeHtml(anchors.step(item.stepKey))}"><summary>Checkpoint${item.number !== undefined ? ` ${item.number}` : ''}: Antigravity summarised the conversation so far</summary>${pre(item.summary)}</details>`;
+    case 'folded':
+      return `<details class="fold"><summary>${item.stepKeys.length} ${escapeHtml(FOLDED[item.folded] ?? 'other steps')}</summary><ul>${item.stepKeys
+        .map((key, i) => `<li id="${escapeHtml(anchors.step(key))}">step ${escapeHtml(key)} <span class="muted">${escapeHtml(stepSummary(item.positions[i] ?? -1))}</span></li>`)
+        .join('')}</ul></details>`;
+    case 'orphan-result':
+      return `<div class="step${item.outcome.status === 'failed' ? ' err' : ''}" id="${escapeHtml(anchors.step(item.stepKey))}"><span class="kind">result</span>${escapeHtml(item.outcome.line || item.type)}${item.outcome.status === 'failed' ? ' <span class="badge err">failed</span>' : ''} <span class="muted">(step ${escapeHtml(item.stepKey)}, no call recorded for it)</span></div>`;
   }
-  if (step.output && !step.output.duplicateOfContent) parts.push(`<div class="label">Output ${escapeHtml(step.output.file)}</div>${pre(step.output.text)}`);
-  parts.push(`<div class="label">On the site: <span class="mono">${escapeHtml(urls.step(sessionId, step.key))}</span></div>`);
+}
+
+function turnTitle(turn: Turn): string {
+  return turn.number === 0 ? 'Before the first request' : `Turn ${turn.number}`;
+}
+
+function requestLine(turn: Turn): string {
+  const line = turn.request?.text.split('\n').find((l) => l.trim() !== '') ?? '';
+  return line.length > 110 ? `${line.slice(0, 109)}…` : line;
+}
+
+function turnHtml(turn: Turn, session: Session, sessionId: string, stepSummary: (position: number) => string): string {
+  const st = turn.stats;
+  const stats = [
+    st.startedAt ? formatUtc(st.startedAt) : '',
+    st.wallClockMs !== undefined ? `${formatDuration(st.wallClockMs) || '0 s'} wall-clock${st.activeMs !== undefined && st.activeMs !== st.wallClockMs ? ` (${formatDuration(st.activeMs) || '0 s'} active)` : ''}` : '',
+    `${st.toolCalls} tool calls`,
+    st.filesChanged.length > 0 ? `${st.filesChanged.length} files changed` : '',
+    st.failures > 0 ? `${st.failures} failed` : '',
+    turn.model ?? '',
+  ].filter(Boolean);
+  const parts = [`<section class="turn${st.failures > 0 ? ' err' : ''}" id="${escapeHtml(anchors.turn(turn.number))}"><h2>${escapeHtml(turnTitle(turn))}</h2><p class="stats">${escapeHtml(stats.join(' · '))}</p>`];
+  const r = turn.request;
+  if (r) {
+    parts.push(`<div id="${escapeHtml(anchors.step(r.stepKey))}"><div class="who">User${r.createdAt ? ` · ${escapeHtml(formatClock(r.createdAt))}` : ''}${r.modelSwitch ? ` · model switched to ${escapeHtml(r.modelSwitch.to)}` : ''}</div><div class="request">${cutText(r.text)}</div>`);
+    if (r.mentionedFiles.length > 0) parts.push(`<ul class="chips">${r.mentionedFiles.map((f) => `<li class="mono">${escapeHtml(f)}</li>`).join('')}</ul>`);
+    parts.push('</div>');
+  }
+  for (const item of turn.items) parts.push(itemHtml(item, session, sessionId, stepSummary));
   parts.push('</section>');
   return parts.join('');
 }
 
-/** The whole export file of one session. */
-export function renderSessionExport(summary: SessionSummary, session: Session, options: { isDemo?: boolean } = {}): string {
+/** The whole export file of one session (`turns`: the session's turns, as the pages have them). */
+export function renderSessionExport(summary: SessionSummary, session: Session, options: { isDemo?: boolean; turns?: SessionTurns } = {}): string {
   const s = summary;
+  // The pages' own turns when given (built once per session read), else built here.
+  const built = options.turns ?? sessionTurns(session);
+  const stepSummary = (position: number) => built.steps[position]?.summary ?? '';
   const facts: [string, string | undefined][] = [
     ['Session', s.id],
     ['Product', s.product],
-    ['Model', s.model],
+    [built.modelSequence.length > 1 ? 'Models' : 'Model', built.modelSequence.length > 0 ? built.modelSequence.join(' → ') : s.model],
     ['Workspace', s.workspace],
     ['Started', `${s.localTime ? `${s.localTime} (local, as recorded) · ` : ''}${formatUtc(s.createdAt)}`],
     ['Duration', s.durationMs !== undefined ? formatDuration(s.durationMs) : undefined],
-    ['Steps', `${s.stepCount} steps, ${s.toolCallCount} tool calls, ${s.errorCount} errors`],
+    ['Steps', `${built.turns.filter((t) => t.number > 0).length} turns, ${s.stepCount} steps, ${s.toolCallCount} tool calls, ${built.calls.filter((c) => c.outcome.status === 'failed').length} failed`],
+    ['How it ended', s.ending],
     ['Redaction', s.redacted ? 'secrets redacted' : 'OFF: secrets shown as recorded'],
   ];
   const out: string[] = [
@@ -124,24 +188,31 @@ export function renderSessionExport(summary: SessionSummary, session: Session, o
     options.isDemo ? '<p class="badge">Demo archive: a sample session shipped with agy-archive.</p>' : '',
     `<header><h1>${escapeHtml(s.title)}</h1><dl>`,
     ...facts.filter(([, v]) => v !== undefined && v !== '').map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v as string)}</dd>`),
-    '</dl>',
-    session.meta.request ? `<h2>Request</h2>${pre(session.meta.request)}` : '',
-    '</header>',
-    `<h2>Timeline (${session.steps.length} steps)</h2>`,
+    '</dl></header>',
   ];
+  if (built.turns.length > 0) {
+    out.push('<h2 id="turns">Turns</h2><table><thead><tr><th>Turn</th><th>Request</th><th>Time (UTC)</th><th>Duration</th><th>Calls</th><th>Failed</th></tr></thead><tbody>');
+    for (const t of built.turns) {
+      out.push(
+        `<tr><td><a href="#${escapeHtml(anchors.turn(t.number))}">${t.number === 0 ? '·' : t.number}</a></td><td>${escapeHtml(t.number === 0 ? 'Before the first request' : requestLine(t))}</td><td class="mono">${escapeHtml(formatClock(t.stats.startedAt))}</td><td>${escapeHtml(formatDuration(t.stats.wallClockMs))}</td><td>${t.stats.toolCalls}</td><td>${t.stats.failures > 0 ? `<span class="badge err">${t.stats.failures}</span>` : ''}</td></tr>`,
+      );
+    }
+    out.push('</tbody></table>');
+  } else {
+    out.push('<p class="muted">No steps were recorded (or none could be read).</p>');
+  }
   let written = 0;
   let brief = false;
-  for (const step of session.steps) {
+  for (const turn of built.turns) {
     if (!brief && written > TOTAL_MAX) {
       brief = true;
-      out.push(`<p class="cut">This export reached its size bound (${TOTAL_MAX.toLocaleString('en')} characters); the remaining steps are listed one line each. Their pages on the archive site hold everything.</p><ul class="brief">`);
+      out.push(`<p class="cut">This export reached its size bound (${TOTAL_MAX.toLocaleString('en')} characters); the remaining turns are listed one line each. Their pages on the archive site hold everything.</p><ul class="brief">`);
     }
     if (brief) {
-      const line = `${step.key} ${step.type} ${step.status}${step.createdAt ? ` ${formatUtc(step.createdAt)}` : ''}`;
-      out.push(`<li class="mono">${escapeHtml(line)}</li>`);
+      out.push(`<li id="${escapeHtml(anchors.turn(turn.number))}">${escapeHtml(`${turnTitle(turn)}: ${requestLine(turn)} (${turn.stats.steps} steps, ${turn.stats.toolCalls} calls)`)}</li>`);
       continue;
     }
-    const html = stepHtml(step, s.id);
+    const html = turnHtml(turn, session, s.id, stepSummary);
     written += html.length;
     out.push(html);
   }
@@ -162,6 +233,6 @@ export function renderSessionExport(summary: SessionSummary, session: Session, o
     for (const u of session.uploads) out.push(`<li class="mono">${escapeHtml(u.name)} <span class="muted">(${escapeHtml(u.mediaType)}, not embedded)</span></li>`);
     out.push('</ul>');
   }
-  out.push(`<p class="muted">Exported by agy-archive from session ${escapeHtml(s.id)}. A single file: no scripts, no external references.</p></body></html>`);
+  out.push(`<p class="muted">Exported by agy-archive from session ${escapeHtml(s.id)}. A single file: no scripts, no external references. Each step is at <span class="mono">${escapeHtml(urls.step(s.id, '<step>'))}</span> on the archive site.</p></body></html>`);
   return out.join('\n');
 }

@@ -158,20 +158,3 @@ export function fileListPaths(sessions: SessionSummary[], subagents: SubagentIds
 export function errorListPaths(sessions: SessionSummary[], subagents: SubagentIds = NONE) {
   return paginate(allErrors(sessions, subagents)).map((page) => ({ params: { page: pageParam(page.n) }, props: { page } }));
 }
-
-/** Messages per page of a session's message thread (real session 86033144 has 1,179). */
-export const MESSAGES_PER_PAGE = 200;
-
-/** `/sessions/<id>/messages/[<n>/]` for every session with messages (page numbers only; bodies at render time). */
-export function messagePagePaths(sessions: SessionSummary[]) {
-  return sessions.flatMap((session) => {
-    const pages = Math.max(1, Math.ceil(session.messageCount / MESSAGES_PER_PAGE));
-    if (session.messageCount === 0) return [];
-    return Array.from({ length: pages }, (_, i) => ({ params: { id: session.id, page: pageParam(i + 1) }, props: { session, n: i + 1, pages } }));
-  });
-}
-
-/** `/sessions/<id>/tasks/` for every session with task logs or background tasks. */
-export function taskPagePaths(sessions: SessionSummary[]) {
-  return sessions.filter((s) => s.taskLogCount > 0 || (s.family?.backgroundTasks ?? 0) > 0).map((session) => ({ params: { id: session.id }, props: { session } }));
-}

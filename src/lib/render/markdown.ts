@@ -130,7 +130,14 @@ function rehypeHeadingsFrom(from: number) {
     visit(tree);
     if (headings.length === 0) return;
     const used = [...new Set(headings.map((h) => Number(h.tagName.slice(1))))].sort((a, b) => a - b);
-    for (const h of headings) h.tagName = `h${Math.min(6, used.indexOf(Number(h.tagName.slice(1))) + from)}`;
+    // Ranked, then never deeper than one below the heading before it: a text that goes from `#` straight to
+    // `#####` (a real checkpoint summary of ca4322d4) must not jump from h3 to h5 on the page.
+    let previous = from - 1;
+    for (const h of headings) {
+      const level = Math.min(6, used.indexOf(Number(h.tagName.slice(1))) + from, previous + 1);
+      h.tagName = `h${level}`;
+      previous = level;
+    }
   };
 }
 
@@ -178,7 +185,7 @@ export async function renderMarkdown(text: string, options: { headingsFrom?: num
   if (typeof text !== 'string' || text.trim() === '') return '';
   const headingsFrom = Math.max(1, Math.min(6, Math.trunc(options.headingsFrom ?? 1)));
   const key = createHash('sha256')
-    .update(`${MARKDOWN_VERSION}\0${HIGHLIGHT_VERSION}\0${headingsFrom > 1 ? `ranked-h${headingsFrom}\0` : ''}`)
+    .update(`${MARKDOWN_VERSION}\0${HIGHLIGHT_VERSION}\0${headingsFrom > 1 ? `ranked2-h${headingsFrom}\0` : ''}`)
     .update(text)
     .digest('hex');
   const hit = cache.get(key);
