@@ -224,6 +224,22 @@ failIfBad(warm);
 const warmFacts = siteFacts(out, warm.log);
 say(`warm: ${warm.wallS} s, tree peak ${warm.peakTreeRssMib} MiB, ${warmFacts.pages} pages`);
 
+// Nothing changed since the warm run: the build must say so and leave the out dir as it is.
+loads.noop = load();
+const buildIdBefore = readFileSync(path.join(out, '.agy-archive-build'), 'utf8');
+const noop = await measure('noop', process.execPath, [path.join(projectRoot, 'scripts/build.ts')], {
+  cwd: projectRoot,
+  env: profEnv(path.join(profDir, 'noop')),
+  logFile: path.join(work, 'noop.log'),
+});
+record(noop);
+failIfBad(noop);
+if (!readFileSync(noop.log, 'utf8').includes('nothing to do') || readFileSync(path.join(out, '.agy-archive-build'), 'utf8') !== buildIdBefore) {
+  console.error('The build after the warm run changed nothing on disk, yet it did not say "nothing to do" and leave the out dir as it was.');
+  process.exit(1);
+}
+say(`noop: ${noop.wallS} s`);
+
 let profile: { cold: ProfileSummary; warm?: ProfileSummary } | undefined;
 if (flags['cpu-prof'] && existsSync(path.join(profDir, 'cold'))) {
   const warmDir = path.join(profDir, 'warm');
@@ -246,6 +262,7 @@ const results = {
   floor_s: floor?.wallS ?? null,
   cold_s: cold.wallS,
   warm_s: warm.wallS,
+  noop_s: noop.wallS,
   cold_ratio: ratio(cold.wallS, floor?.wallS),
   warm_ratio: ratio(warm.wallS, floor?.wallS),
   peak_rss_mib: Math.max(cold.peakTreeRssMib, warm.peakTreeRssMib),
@@ -263,6 +280,7 @@ const results = {
     floor: floor ? phase(floor) : null,
     cold: { ...phase(cold), ...coldFacts },
     warm: { ...phase(warm), ...warmFacts },
+    noop: phase(noop),
     search: { ours: ourSearch ?? null, floor: floorSearch ?? null },
     page_weight: weights,
     cpu_profile: profile ?? null,
@@ -283,6 +301,7 @@ console.log(row('floor', floor, floor ? 1 : null));
 console.log(row('cold', cold, results.cold_ratio));
 console.log(row('warm', warm, results.warm_ratio));
 console.log(`page weight: largest session page ${weights.largestSessionPage ? `${weights.largestSessionPage.bytes} B (${weights.largestSessionPage.page})` : '—'}; largest page under a session ${weights.largestPageUnderSession ? `${weights.largestPageUnderSession.bytes} B (${weights.largestPageUnderSession.page})` : '—'}; ${weights.pagesOverCap} pages over 1.5 MB`);
+console.log(row('noop', noop, ratio(noop.wallS, floor?.wallS)));
 console.log(`search_ms (first results, fresh Chromium): ${ourSearch ? `${ourSearch.firstMs} ms for "${ourSearch.query}" (${ourSearch.results} results; bundle import ${ourSearch.importMs} ms before it; after init(): ${ourSearch.afterInitMs} ms (init ${ourSearch.initMs} ms); again ${ourSearch.repeatMs} ms)` : 'not measured'}`);
 for (const [name, p] of Object.entries(profile ?? {})) {
   if (!p) continue;

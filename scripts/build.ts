@@ -5,7 +5,8 @@
  *   lock      one build at a time per out dir and per cache; a second build waits (`lock.ts`)
  *   snapshot  what is new on disk into the archive store, which the inputs then read (`snapshot.ts`)
  *   inputs    which sessions to read; the demo never replaces a real archive (`inputs.ts`)
- *   plan      which sessions' pages to reuse from the live site, and how many render processes (`plan.ts`)
+ *   plan      which sessions' pages to reuse from the live site, and how many render processes (`plan.ts`);
+ *             when nothing changed, the build ends here ("nothing to do") and the out dir is left as it is
  *   render    `astro build` per render part, into `<outDir>.staging` and `<outDir>.part-<n>` (`render.ts`)
  *   gather    the parts' session folders into the staging folder (`gather.ts`)
  *   index     the search step over the whole new site (`search.ts`)
@@ -47,11 +48,14 @@ try {
   await snapshotArchive(ctx);
   const inputs = await readBuildInputs(ctx);
   const planned = await planPhase(ctx, inputs);
-  await renderParts(ctx, planned.renderParts);
-  gatherParts(ctx, planned.renderParts);
-  await indexSearch(ctx, planned.renderParts);
-  await publishSite(ctx, planned, inputs.isDemo);
-  if (planned.renderParts > 1) console.log(`built in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  // Nothing changed since the build serving the out dir: it stays as it is (no staging, no Astro, no Pagefind).
+  if (!planned.nothingToDo) {
+    await renderParts(ctx, planned.renderParts);
+    gatherParts(ctx, planned.renderParts);
+    await indexSearch(ctx, planned.renderParts);
+    await publishSite(ctx, planned, inputs.isDemo);
+    if (planned.renderParts > 1) console.log(`built in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  }
 } catch (error) {
   exitCode = error instanceof BuildStop ? error.exitCode : 1;
   console.error(error instanceof BuildStop ? `${error.message}\nHint: ${error.hint}` : String(error instanceof Error ? error.message : error));

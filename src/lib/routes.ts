@@ -11,9 +11,9 @@
  */
 import { getCollection, getEntry } from 'astro:content';
 import { messagePagePaths, taskPagePaths, timelinePagePaths } from './archive/session-pages.ts';
-import { recordFamilyNeighbours, rendersSession, shardOf } from './archive/incremental.ts';
+import { recordFamilyNeighbours, rendersSession, shardOf, shareFamilyInputs, sharedFamilyInputs } from './archive/incremental.ts';
 import type { ArchiveInfo, ArtifactRow, SessionSummary, StepRow, UploadRow } from './archive/schemas.ts';
-import { buildSessionTree, type SessionTree } from './family/tree.ts';
+import { buildSessionTree, type SessionTree, type TreeInput } from './family/tree.ts';
 
 /** The three session collections, read once: sessions newest first, steps and artifacts grouped by session. */
 interface Collections {
@@ -37,11 +37,16 @@ function bySession<T extends { sessionId: string; position: number }>(rows: T[])
 
 function collections(): Promise<Collections> {
   collectionsOnce ??= Promise.all([getCollection('sessions'), getCollection('steps'), getCollection('artifacts')]).then(
-    ([sessions, steps, artifacts]) => ({
-      sessions: sessions.map((e) => e.data as SessionSummary).sort(newestFirst),
-      steps: bySession(steps.map((e) => e.data as StepRow)),
-      artifacts: bySession(artifacts.map((e) => e.data as ArtifactRow)),
-    }),
+    ([sessions, steps, artifacts]) => {
+      const loaded = {
+        sessions: sessions.map((e) => e.data as SessionSummary).sort(newestFirst),
+        steps: bySession(steps.map((e) => e.data as StepRow)),
+        artifacts: bySession(artifacts.map((e) => e.data as ArtifactRow)),
+      };
+      // Part 0 of a split build read every session: the other render processes take the tree's inputs from it.
+      shareFamilyInputs(loaded.sessions);
+      return loaded;
+    },
   );
   return collectionsOnce;
 }
@@ -66,11 +71,27 @@ export async function artifactsOf(sessionId: string): Promise<readonly ArtifactR
   return (await collections()).artifacts.get(sessionId) ?? [];
 }
 
+let familyOnce: Promise<readonly TreeInput[]> | undefined;
+
+/**
+ * What the session tree is built from, for every session, newest first: the sessions read here, or, in a render
+ * process after the first of a split build (which reads only its own sessions), what the first process read.
+ */
+function familyInputs(): Promise<readonly TreeInput[]> {
+  familyOnce ??= sharedFamilyInputs().then((shared) => shared ?? allSessions());
+  return familyOnce;
+}
+
+/** Every archived session's title, by id (a page naming another session by its title). */
+export async function sessionTitles(): Promise<ReadonlyMap<string, string>> {
+  return new Map((await familyInputs()).map((s) => [s.id, s.title]));
+}
+
 let treeOnce: Promise<SessionTree> | undefined;
 
 /** The session tree (who started whom), built once per build over every session (`family/tree.ts`). */
 export function sessionTree(): Promise<SessionTree> {
-  treeOnce ??= allSessions().then((sessions) => {
+  treeOnce ??= familyInputs().then((sessions) => {
     const tree = buildSessionTree(sessions);
     // The next incremental build re-renders a session when one of its family neighbours changed.
     recordFamilyNeighbours(Object.fromEntries([...tree.nodes.values()].map((n) => [n.id, n.neighbours])));

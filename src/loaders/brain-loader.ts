@@ -41,7 +41,7 @@ import {
   type SessionSummary,
 } from '../lib/archive/index.ts';
 import { spillSession } from '../lib/archive/detail.ts';
-import { rendersSession } from '../lib/archive/incremental.ts';
+import { renderPart, rendersSession } from '../lib/archive/incremental.ts';
 
 /** Bump when what the loader stores changes, so every digest changes and a warm build re-reads everything. */
 // 9: the session tree's evidence (`family`) on each session entry, on top of the turn builder's 8.
@@ -88,17 +88,26 @@ interface ArchivePass {
 
 let current: ArchivePass | undefined;
 
+/**
+ * The inputs this process reads. A render process after the first of a split build (`scripts/build.ts`) renders
+ * only its own sessions' pages and throws its pages over every session away, so it reads only its own sessions:
+ * its content sync ends sooner (~20 s at 100k steps, be1cb55). The session tree its pages need is built from what
+ * the first process read (`sharedFamilyInputs`), not by reading and redacting every session again.
+ */
+function onlyThisPart(inputs: ArchiveInputs, env: NodeJS.ProcessEnv): ArchiveInputs {
+  if (renderPart(env) === 0) return inputs;
+  const sessions = inputs.discovery.sessions.filter((ref) => rendersSession(ref.id, env));
+  return { ...inputs, discovery: { ...inputs.discovery, sessions } };
+}
+
 function archivePass(name: string, context: LoaderContext, options: Required<BrainLoaderOptions>): ArchivePass {
   if (current && !current.joined.has(name)) {
     current.joined.add(name);
     return current;
   }
   const { logger, generateDigest } = context;
-  // Every render process of a split build reads every session, though it renders only its share: the session tree
-  // (`family/tree.ts`) joins every session's evidence, so a child rendered here may name a parent only another
-  // process renders. (Before issue 14 the later processes read only their own sessions, ~20 s less sync at 100k.)
   const log: ArchiveLog = { info: (m) => logger.info(m), warn: (m) => logger.warn(m) };
-  const inputs = resolveArchiveInputs(fileURLToPath(context.config.root), options.env, log);
+  const inputs = resolveArchiveInputs(fileURLToPath(context.config.root), options.env, log).then((found) => onlyThisPart(found, options.env));
   const digests = inputs.then(async ({ discovery, redactionEnabled }) => {
     const out = new Map<string, string>();
     await mapBounded(discovery.sessions, 8, async (ref) => {

@@ -4,9 +4,9 @@
  * (same inode: moved aside and back, never rewritten). Search in Chromium then finds a word only the new session has
  * and a word only an old one has, across the merged shards, with the product filter still narrowing. Touching one
  * session's file re-renders that session alone (and, for a subagent, the parent whose page shows it); a build into a
- * deleted out dir renders everything.
+ * deleted out dir renders everything, and a build with nothing changed says "nothing to do" and leaves the out dir.
  */
-import { appendFileSync, cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, utimesSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -17,6 +17,8 @@ import { hasChromium, launchBrowser } from '../helpers/browser.ts';
 import { fileForUrl, htmlFiles, linksIn, readPage } from '../helpers/site-files.ts';
 import { serveStatic, type StaticServer } from '../../scripts/lib/static-server.ts';
 import { RESULT_LINK, expectProductFilterNarrows, resultCount } from '../helpers/search-ui.ts';
+import { sessionReuseKeys, whySomethingToDo } from '../../src/lib/archive/incremental.ts';
+import { resolveArchiveInputs } from '../../src/lib/archive/inputs.ts';
 
 const OLD = 'e08e5d5e-3fdf-42fd-b1cb-0e2f06167eb0'; // jetski: the only session mentioning "logslice"
 const TOUCHED = 'e69b7648-138c-43cd-a6c0-5bbfeaba62aa';
@@ -159,6 +161,41 @@ describe('incremental builds', () => {
     expect(result.output).toContain('reused pages of 7 unchanged sessions, rendering 2');
     expect(inode(`/sessions/${PARENT}/`)).not.toBe(parentBefore);
     expect(inode(`/sessions/${CHECKER}/`)).toBe(siblingBefore);
+  }, 120_000);
+
+  it('does nothing when nothing changed: no Astro, no Pagefind, the out dir as it was', async () => {
+    const mark = readFileSync(path.join(outDir, '.agy-archive-build'), 'utf8');
+    const frontPage = inode('/');
+    const result = await build();
+    expect(result.code, result.output.slice(-2000)).toBe(0);
+    expect(result.output).toContain('incremental: nothing to do: 9 sessions');
+    expect(result.output).not.toMatch(/Syncing content|search index:|publish:/);
+    expect(readFileSync(path.join(outDir, '.agy-archive-build'), 'utf8')).toBe(mark);
+    expect(inode('/')).toBe(frontPage);
+    // No staging or reused folder (the last build's old site may still be being removed in the background).
+    expect(readdirSync(work).filter((name) => name.startsWith('dist.') && !name.startsWith('dist.old-'))).toEqual(['dist.lock']);
+
+    // Anything the keys cover, changed, is something to do.
+    const keyed = await sessionReuseKeys(await resolveArchiveInputs(projectRoot, { GEMINI_HOME: home, BRAIN_ROOTS: '' }), 'site', {
+      base: '',
+      redactionEnabled: true,
+      isDemo: false,
+      roots: [],
+    });
+    const manifest = JSON.parse(readFileSync(path.join(cacheDir, 'incremental', 'manifest.json'), 'utf8')) as {
+      shared: string;
+      keys: Record<string, string>;
+      discovery: string;
+    };
+    const live = realpathSync(outDir);
+    expect(Object.keys(keyed.keys).sort()).toEqual(Object.keys(manifest.keys).sort());
+    expect(whySomethingToDo(cacheDir, live, manifest)).toBeUndefined();
+    const { [OLD]: _gone, ...fewer } = manifest.keys;
+    expect(whySomethingToDo(cacheDir, live, { ...manifest, keys: fewer })).toBe('sessions were added or are gone');
+    expect(whySomethingToDo(cacheDir, live, { ...manifest, keys: { ...manifest.keys, [OLD]: 'changed' } })).toBe('1 sessions changed or are new');
+    expect(whySomethingToDo(cacheDir, live, { ...manifest, shared: keyed.shared })).toBe("the site's code or build settings changed");
+    expect(whySomethingToDo(cacheDir, live, { ...manifest, discovery: 'a new shadowed copy' })).toMatch(/shadowed copies/);
+    expect(whySomethingToDo(cacheDir, path.join(work, 'elsewhere'), manifest)).toMatch(/the last build went to/);
   }, 120_000);
 
   it('renders everything into a deleted out dir', async () => {

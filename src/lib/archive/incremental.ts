@@ -39,6 +39,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { READER_VERSION } from '../brain/index.ts';
 import type { SessionRef } from '../brain/types.ts';
+import type { TreeInput } from '../family/tree.ts';
 import { REDACTOR_VERSION } from '../redact/index.ts';
 import type { ArchiveInputs } from './inputs.ts';
 import { contentFingerprint, mapBounded } from './pipeline.ts';
@@ -133,6 +134,47 @@ export async function sessionReuseKeys(
   return { shared, keys, bytes, neighbours: cacheDir ? readFamilyNeighbours(cacheDir) : {} };
 }
 
+/**
+ * What the pages over every session show besides the sessions themselves: how the inputs were chosen, the shadowed
+ * copies and the problems of the roots (all on /report/). A new shadowed copy changes no session's key, yet changes
+ * the report, so a build with nothing else changed still has something to do.
+ */
+export function discoveryDigest(inputs: Pick<ArchiveInputs, 'description' | 'discovery'>): string {
+  const { shadowed, problems } = inputs.discovery;
+  return sha(
+    JSON.stringify({
+      inputs: inputs.description,
+      shadowed: shadowed.map((s) => [s.id, s.shadowed.dir, s.winner.dir]),
+      problems,
+    }),
+  );
+}
+
+/**
+ * Whether the site served in `liveDir` is already what this build would write: the last build into it is the one
+ * that wrote it (its mark), with the same code and settings, the same discovery, and the same sessions with the same
+ * keys (every session's files unchanged, none added or gone). Returns why not, or undefined when there is nothing to
+ * do. Costs what the keys cost (one stat per session file) and two small reads: no page of the site is read.
+ */
+export function whySomethingToDo(
+  cacheDir: string,
+  liveDir: string,
+  { shared, keys, discovery }: { shared: string; keys: Record<string, string>; discovery: string },
+): string | undefined {
+  const previous = readManifest(cacheDir);
+  if (!previous) return 'no earlier successful build';
+  if (previous.outDir !== liveDir) return `the last build went to ${previous.outDir}`;
+  if (previous.buildId !== readSiteMark(liveDir)?.buildId) return 'the out dir is not the one the last build wrote';
+  if (!existsSync(path.join(liveDir, 'index.html'))) return 'the out dir has no index.html';
+  if (previous.shared !== shared) return "the site's code or build settings changed";
+  if (previous.discovery !== discovery) return 'the roots, shadowed copies or root problems changed';
+  const ids = Object.keys(keys);
+  if (ids.length !== Object.keys(previous.keys).length) return 'sessions were added or are gone';
+  const changed = ids.filter((id) => previous.keys[id] !== keys[id]);
+  if (changed.length > 0) return `${changed.length} sessions changed or are new`;
+  return undefined;
+}
+
 const FAMILY_FILE = 'family.json';
 
 /** The last build's family neighbours by session id (see `recordFamilyNeighbours`); empty when unknown. */
@@ -157,6 +199,56 @@ export function recordFamilyNeighbours(neighbours: Record<string, string[]>, env
   writeAtomic(path.join(path.dirname(planFile), FAMILY_FILE), JSON.stringify({ version: INCREMENTAL_VERSION, neighbours: related }));
 }
 
+const FAMILY_INPUTS_FILE = 'family-inputs.json';
+
+/** How long a render process after the first waits for the first one's family inputs before it gives up. */
+const FAMILY_INPUTS_WAIT_MS = 60 * 60_000;
+
+/** Whether this process is part of a build split between render processes (then `renderPart` says which). */
+function splitPlan(env: NodeJS.ProcessEnv): (BuildPlan & { planId: string }) | undefined {
+  const plan = currentPlan(env);
+  return plan?.parts !== undefined && plan.planId !== undefined ? (plan as BuildPlan & { planId: string }) : undefined;
+}
+
+/**
+ * Render part 0 of a split build, once its content sync read every session: hand every session's family inputs
+ * (`TreeInput`: id, title, start, error count and its lean family evidence, in the order given) to the other render
+ * processes, beside the plan. They read only their own sessions (be1cb55: ~20 s less content sync at 100k steps)
+ * but their pages name parents and subagents that part 0 read. Does nothing in any other process.
+ */
+export function shareFamilyInputs(sessions: readonly TreeInput[], env: NodeJS.ProcessEnv = process.env): void {
+  const plan = splitPlan(env);
+  const planFile = env[PLAN_ENV];
+  if (!plan || !planFile || renderPart(env) !== 0) return;
+  const lean = sessions.map(({ id, title, createdAt, errorCount, family }) => ({ id, title, createdAt, errorCount, family }));
+  writeAtomic(path.join(path.dirname(planFile), FAMILY_INPUTS_FILE), JSON.stringify({ planId: plan.planId, sessions: lean }));
+}
+
+/**
+ * In a render process after the first of a split build: every session's family inputs as part 0 read them (waits
+ * for part 0's `shareFamilyInputs` of this plan; the build stops every part when one fails). Undefined in any other
+ * process: it read every session itself.
+ */
+export async function sharedFamilyInputs(env: NodeJS.ProcessEnv = process.env): Promise<TreeInput[] | undefined> {
+  const plan = splitPlan(env);
+  const planFile = env[PLAN_ENV];
+  if (!plan || !planFile || renderPart(env) === 0) return undefined;
+  const file = path.join(path.dirname(planFile), FAMILY_INPUTS_FILE);
+  const started = Date.now();
+  for (;;) {
+    try {
+      const shared = JSON.parse(readFileSync(file, 'utf8')) as { planId?: string; sessions?: TreeInput[] };
+      if (shared.planId === plan.planId && shared.sessions) return shared.sessions;
+    } catch {
+      // Not written yet (it is renamed into place whole), or the last build's.
+    }
+    if (Date.now() - started > FAMILY_INPUTS_WAIT_MS) {
+      throw new Error(`Render part 0 never wrote ${file} for this build. Hint: run \`npm run build\` again.`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
 /** The last successful build into an out dir. */
 interface Manifest {
   version: string;
@@ -167,10 +259,14 @@ interface Manifest {
   keys: Record<string, string>;
   /** Each session folder's files and sizes as published (see `folderDigest`). */
   folders: Record<string, string>;
+  /** What the pages over every session read besides the sessions (see `discoveryDigest`); absent from older builds. */
+  discovery?: string;
 }
 
 /** What this build reuses; written to a file the Astro process reads (path in `ARCHIVE_REUSE_PLAN`). */
 export interface BuildPlan {
+  /** This plan's own id: the files the render processes hand each other name it (see `shareFamilyInputs`). */
+  planId?: string;
   /** The out dir users serve (the live site): reused folders come from here. */
   outDir: string;
   /** Where this build writes the new site (render part 0 and the search step), swapped in when it succeeded. */
@@ -190,6 +286,8 @@ export interface BuildPlan {
   familyMarks?: Record<string, string>;
   /** Hash of the site fingerprint and settings (see `sessionReuseKeys`). */
   shared: string;
+  /** The discovery's digest (see `discoveryDigest`), carried into the manifest. */
+  discovery?: string;
   /** Why nothing could be reused, for the log (undefined when the last build's pages were usable). */
   whyNone?: string;
   /**
@@ -310,7 +408,7 @@ export interface PlanFolders {
 export async function planBuild(
   cacheDir: string,
   folders: PlanFolders,
-  { shared, keys, neighbours = {} }: { shared: string; keys: Record<string, string>; neighbours?: Record<string, string[]> },
+  { shared, keys, neighbours = {}, discovery }: { shared: string; keys: Record<string, string>; neighbours?: Record<string, string[]>; discovery?: string },
   split: (toRender: string[]) => Record<string, number> | undefined = () => undefined,
 ): Promise<{ plan: BuildPlan; planFile: string }> {
   const dir = incrementalDir(cacheDir);
@@ -359,6 +457,7 @@ export async function planBuild(
   const reusedSet = new Set(reused);
   const parts = split(Object.keys(keys).filter((id) => !reusedSet.has(id)));
   const plan: BuildPlan = {
+    planId: randomUUID(),
     outDir,
     siteDir: folders.staging,
     reusedDir: folders.reused,
@@ -366,6 +465,7 @@ export async function planBuild(
     keys,
     reused: reused.sort(),
     shared,
+    discovery,
     whyNone,
     parts,
   };
@@ -526,7 +626,15 @@ export async function sealSite(siteDir: string, plan: BuildPlan | undefined, isD
   await mapBounded(pages, FILE_CONCURRENCY, (page) => checkPage(page.file, page.size));
   const buildId = randomUUID();
   writeFileSync(path.join(siteDir, BUILD_ID_FILE), `${JSON.stringify({ buildId, demo: isDemo } satisfies SiteMark)}\n`);
-  const manifest = plan && { version: INCREMENTAL_VERSION, outDir: plan.outDir, buildId, shared: plan.shared, keys: plan.keys, folders };
+  const manifest = plan && {
+    version: INCREMENTAL_VERSION,
+    outDir: plan.outDir,
+    buildId,
+    shared: plan.shared,
+    keys: plan.keys,
+    folders,
+    ...(plan.discovery === undefined ? {} : { discovery: plan.discovery }),
+  };
   return { manifest, pagesChecked: pages.length };
 }
 

@@ -10,9 +10,11 @@ import {
   PLAN_ENV,
   abandonBuild,
   assignRenderParts,
+  discoveryDigest,
   planBuild,
   sessionReuseKeys,
   siteFingerprint,
+  whySomethingToDo,
   type BuildPlan,
 } from '../archive/incremental.ts';
 import type { BuildContext } from './context.ts';
@@ -23,6 +25,8 @@ export interface PlannedBuild {
   /** Undefined when planning failed: every session is rendered. */
   plan: BuildPlan | undefined;
   renderParts: number;
+  /** True when the served site is already what this build would write: nothing is rendered, indexed or published. */
+  nothingToDo?: boolean;
 }
 
 /**
@@ -38,7 +42,15 @@ export async function planPhase(ctx: BuildContext, inputs: ArchiveInputs): Promi
       isDemo: inputs.isDemo,
       roots: inputs.discovery.roots.map((r) => r.path).sort(),
     }, ctx.cacheDir);
-    const { plan, planFile } = await planBuild(ctx.cacheDir, ctx.folders, keyed, (toRender) => {
+    const discovery = discoveryDigest(inputs);
+    if (whySomethingToDo(ctx.cacheDir, ctx.folders.live, { ...keyed, discovery }) === undefined) {
+      console.log(
+        `incremental: nothing to do: ${Object.keys(keyed.keys).length} sessions, the code and the settings unchanged since ` +
+          `the build serving ${ctx.folders.live}; planned in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+      );
+      return { plan: undefined, renderParts: 0, nothingToDo: true };
+    }
+    const { plan, planFile } = await planBuild(ctx.cacheDir, ctx.folders, { ...keyed, discovery }, (toRender) => {
       const count = renderProcessCount(toRender.reduce((sum, id) => sum + (keyed.bytes[id] ?? 0), 0), toRender.length, ctx.env);
       return count > 1 ? assignRenderParts(toRender, keyed.bytes, count) : undefined;
     });

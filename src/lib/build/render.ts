@@ -46,8 +46,11 @@ export function renderProcessCount(bytesToRender: number, sessionsToRender: numb
 /** How often the count of pages written is shown while Astro renders. */
 const PROGRESS_EVERY_MS = 5_000;
 
-/** Run `astro build` for render part `n` of `count` into `ctx.folders.part(n)`; resolves with its exit code. */
-function renderPart(ctx: BuildContext, n: number, count: number): Promise<number> {
+/**
+ * Run `astro build` for render part `n` of `count` into `ctx.folders.part(n)`; resolves with its exit code.
+ * `running` gets the child, so that a failed part can stop the others (a later part waits for part 0's family inputs).
+ */
+function renderPart(ctx: BuildContext, n: number, count: number, running: Set<ReturnType<typeof spawn>>): Promise<number> {
   const outDir = ctx.folders.part(n);
   const partEnv: NodeJS.ProcessEnv = { ...ctx.env, ARCHIVE_OUT_DIR: outDir };
   if (count > 1) {
@@ -64,6 +67,7 @@ function renderPart(ctx: BuildContext, n: number, count: number): Promise<number
     // Colours as if Astro wrote to the terminal itself.
     { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...partEnv, ...(process.stdout.isTTY && !partEnv.NO_COLOR ? { FORCE_COLOR: '1' } : {}) } },
   );
+  running.add(child);
   // Astro lists every page it writes (100,000 lines for a big archive): those lines are counted, and the count is
   // shown every few seconds instead. Every other line is passed on (prefixed by its part in a split build).
   let pages = 0;
@@ -90,6 +94,7 @@ function renderPart(ctx: BuildContext, n: number, count: number): Promise<number
     });
     // 'close', not 'exit': every line of its output has been read by then.
     child.on('close', (code, signal) => {
+      running.delete(child);
       if (cwd !== ctx.projectRoot) rmSync(cwd, { recursive: true, force: true });
       if (signal) console.error(`astro build${count > 1 ? ` (render ${n + 1}/${count})` : ''} was stopped by ${signal}`);
       resolve(code ?? 1);
@@ -104,7 +109,16 @@ function renderPart(ctx: BuildContext, n: number, count: number): Promise<number
  */
 export async function renderParts(ctx: BuildContext, count: number): Promise<void> {
   if (count > 1) console.log(`rendering in ${count} processes (ARCHIVE_RENDER_PROCESSES to change)`);
-  const codes = await Promise.all(Array.from({ length: count }, (_, n) => renderPart(ctx, n, count)));
+  const running = new Set<ReturnType<typeof spawn>>();
+  // One failed part fails the build: the others are stopped rather than left waiting (for part 0's family inputs).
+  const codes = await Promise.all(
+    Array.from({ length: count }, (_, n) =>
+      renderPart(ctx, n, count, running).then((code) => {
+        if (code !== 0) for (const other of running) other.kill('SIGTERM');
+        return code;
+      }),
+    ),
+  );
   const failed = codes.findIndex((c) => c !== 0);
   if (failed >= 0) {
     throw new BuildStop(
