@@ -34,8 +34,8 @@ export const TOTAL_MAX = 8_000_000;
 /**
  * One entry of `/sessions.json`. The first seven fields are the index tooling reads; the rest is what a joined site
  * (`src/lib/join/`) needs to show the session on its home, short links, stats and audit views without the part's
- * collections: the home card's facts, the counts and steps by day the stats draw, the audit rows, the part's base
- * path and the search shard that indexes the session.
+ * collections: the home card's facts, the counts, steps by day and per model the stats draw, the audit rows, the
+ * family evidence that nests subagent sessions, the part's base path and the search shard that indexes it.
  */
 export interface SessionIndexEntry {
   id: string;
@@ -60,6 +60,12 @@ export interface SessionIndexEntry {
   stepDays: Record<string, number>;
   /** Commands run, files touched and errors (the audit views' rows). */
   audit: SessionAudit | null;
+  /** Models in the order used, steps per model in force, the turn builder's counts (`SessionSummary`). */
+  models: string[] | null;
+  stepsPerModel: Record<string, number> | null;
+  conversation: SessionSummary['conversation'] | null;
+  /** What ties the session to the sessions it started or was started by (issue 14: the home nests subagents). */
+  family: SessionSummary['family'] | null;
   /** The site's base path (`/` or `/team-a/`): the session's pages are under it. */
   base: string;
   /** The Pagefind bundle holding the session's pages, relative to the base (`pagefind/`, `pagefind/shard-2/`). */
@@ -89,6 +95,10 @@ export function sessionIndex(sessions: SessionSummary[], stepsBySession: Readonl
     redacted: s.redacted,
     stepDays: stepDaysOf(s, stepsBySession.get(s.id) ?? []),
     audit: s.audit ?? null,
+    models: s.models ?? null,
+    stepsPerModel: s.stepsPerModel ?? null,
+    conversation: s.conversation ?? null,
+    family: s.family ?? null,
     base: urls.home(),
     searchBundle: `pagefind/${shardFolder(shardOf(s.id))}`,
   }));

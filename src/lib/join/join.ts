@@ -38,6 +38,11 @@ export const JoinEntrySchema = z.looseObject({
   audit: z
     .object({ commands: z.array(z.looseObject({})), files: z.array(z.looseObject({})), errors: z.array(z.looseObject({})) })
     .nullable(),
+  // Fields a part built before them does not carry: the joined site shows what the part's own pages would without.
+  models: z.array(z.string()).nullable().default(null),
+  stepsPerModel: z.record(z.string(), z.number()).nullable().default(null),
+  conversation: z.looseObject({}).nullable().default(null),
+  family: z.looseObject({}).nullable().default(null),
   base: z.string(),
   searchBundle: z.string(),
 });
@@ -199,6 +204,10 @@ export function joinedSummary(s: JoinedSession): SessionSummary {
     redactions: [],
     redacted: s.redacted,
     ...(s.audit ? { audit: s.audit as SessionSummary['audit'] } : {}),
+    ...(s.models ? { models: s.models } : {}),
+    ...(s.stepsPerModel ? { stepsPerModel: s.stepsPerModel } : {}),
+    ...(s.conversation ? { conversation: s.conversation } : {}),
+    ...(s.family ? { family: s.family } : {}),
     ref: { id: s.id, product: s.product, root: '', dir: '', mtimeMs: 0, ctimeMs: 0 },
   };
 }
