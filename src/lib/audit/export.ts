@@ -66,6 +66,9 @@ export interface SessionIndexEntry {
   conversation: SessionSummary['conversation'] | null;
   /** What ties the session to the sessions it started or was started by (issue 14: the home nests subagents). */
   family: SessionSummary['family'] | null;
+  /** How the session ended (one line), and since when its folder is gone from disk (the store kept it). */
+  ending: string | null;
+  notOnDiskSince: string | null;
   /** The site's base path (`/` or `/team-a/`): the session's pages are under it. */
   base: string;
   /** The Pagefind bundle holding the session's pages, relative to the base (`pagefind/`, `pagefind/shard-2/`). */
@@ -99,6 +102,8 @@ export function sessionIndex(sessions: SessionSummary[], stepsBySession: Readonl
     stepsPerModel: s.stepsPerModel ?? null,
     conversation: s.conversation ?? null,
     family: s.family ?? null,
+    ending: s.ending ?? null,
+    notOnDiskSince: s.notOnDiskSince ?? null,
     base: urls.home(),
     searchBundle: `pagefind/${shardFolder(shardOf(s.id))}`,
   }));

@@ -43,6 +43,8 @@ export const JoinEntrySchema = z.looseObject({
   stepsPerModel: z.record(z.string(), z.number()).nullable().default(null),
   conversation: z.looseObject({}).nullable().default(null),
   family: z.looseObject({}).nullable().default(null),
+  ending: z.string().nullable().default(null),
+  notOnDiskSince: z.string().nullable().default(null),
   base: z.string(),
   searchBundle: z.string(),
 });
@@ -208,6 +210,8 @@ export function joinedSummary(s: JoinedSession): SessionSummary {
     ...(s.stepsPerModel ? { stepsPerModel: s.stepsPerModel } : {}),
     ...(s.conversation ? { conversation: s.conversation } : {}),
     ...(s.family ? { family: s.family } : {}),
+    ...(s.ending !== null ? { ending: s.ending } : {}),
+    ...(s.notOnDiskSince !== null ? { notOnDiskSince: s.notOnDiskSince } : {}),
     ref: { id: s.id, product: s.product, root: '', dir: '', mtimeMs: 0, ctimeMs: 0 },
   };
 }
