@@ -10,7 +10,10 @@
  * new session was written (target ≤ 2 s; the session is removed again before the builds), and the store's size
  * against the home's bytes. The builds then snapshot into their own empty store (the cold build's time includes it).
  *
- * Flags: --steps N, --seed S (1), --keep (keep the work folder), --skip-floor, --skip-search, --cpu-prof (profile
+ * Output size: the files and bytes the cold build wrote (bytes per step), then the precompress phase alone over the
+ * warm site (`.gz` and `.br` copies, ARCHIVE_PRECOMPRESS=gzip,br) with its time, memory and the copies' bytes.
+ *
+ * Flags: --steps N, --seed S (1), --keep (keep the work folder), --skip-floor, --skip-search, --skip-precompress, --cpu-prof (profile
  * the cold build's Node processes, summary in the results), --query WORD (default `vitest`), --work DIR
  * (default bench-work/), --store-only (the store phases only; results in <work>/bench-store.json), --no-store (the
  * builds with ARCHIVE_STORE=none, reading the folders as before the store, to compare). The same ARCHIVE_MAX_OLD_SPACE_MB heap flag as `npm run build` is used for the floor.
@@ -22,7 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { summariseProfiles, type ProfileSummary } from './bench/cpu-profile.ts';
 import { writeFloorProject } from './bench/floor.ts';
-import { measure, type Measurement } from './bench/measure.ts';
+import { measure, siteSize, type Measurement, type SiteSize } from './bench/measure.ts';
 import { pageWeights } from './bench/page-weight.ts';
 import { timeFirstSearch, type SearchTiming } from './bench/search.ts';
 import { assertChromium } from './lib/chromium.ts';
@@ -37,6 +40,7 @@ const { values: flags } = parseArgs({
     keep: { type: 'boolean', default: false },
     'skip-floor': { type: 'boolean', default: false },
     'skip-search': { type: 'boolean', default: false },
+    'skip-precompress': { type: 'boolean', default: false },
     'cpu-prof': { type: 'boolean', default: false },
     query: { type: 'string', default: 'vitest' },
     work: { type: 'string', default: 'bench-work' },
@@ -206,6 +210,7 @@ const cold = await measure('cold', process.execPath, [path.join(projectRoot, 'sc
 record(cold);
 failIfBad(cold);
 const coldFacts = siteFacts(out, cold.log);
+const coldSize = siteSize(out);
 say(`cold: ${cold.wallS} s, tree peak ${cold.peakTreeRssMib} MiB, ${coldFacts.pages} pages`);
 const weights = pageWeights(out);
 say(`page weight: largest session page ${weights.largestSessionPage?.bytes ?? 0} B, largest page under a session ${weights.largestPageUnderSession?.bytes ?? 0} B (${weights.largestPageUnderSession?.page ?? '—'}), ${weights.pagesOverCap} over 1.5 MB`);
@@ -239,6 +244,21 @@ if (!readFileSync(noop.log, 'utf8').includes('nothing to do') || readFileSync(pa
   process.exit(1);
 }
 say(`noop: ${noop.wallS} s`);
+/** The precompress phase alone over the warm site, as a process of its own; undefined with --skip-precompress. */
+let precompress: { m: Measurement; size: SiteSize } | undefined;
+if (!flags['skip-precompress']) {
+  loads.precompress = load();
+  say(`precompress (gzip,br) over the warm site (load ${loads.precompress})`);
+  const m = await measure('precompress', process.execPath, [path.join(projectRoot, 'scripts/bench/precompress.ts'), out, 'gzip,br'], {
+    cwd: projectRoot,
+    env: process.env,
+    logFile: path.join(work, 'precompress.log'),
+  });
+  record(m);
+  failIfBad(m);
+  precompress = { m, size: siteSize(out) };
+  say(`precompress: ${m.wallS} s, peak ${m.peakTreeRssMib} MiB, gz ${(precompress.size.copies.gz.bytes / 2 ** 20).toFixed(1)} MiB, br ${(precompress.size.copies.br.bytes / 2 ** 20).toFixed(1)} MiB`);
+}
 
 let profile: { cold: ProfileSummary; warm?: ProfileSummary } | undefined;
 if (flags['cpu-prof'] && existsSync(path.join(profDir, 'cold'))) {
@@ -270,6 +290,12 @@ const results = {
   max_single_process_rss_mib: Math.max(cold.peakProcessRssMib, warm.peakProcessRssMib),
   largest_session_page_bytes: weights.largestSessionPage?.bytes ?? null,
   largest_page_under_session_bytes: weights.largestPageUnderSession?.bytes ?? null,
+  output_files: coldSize.files,
+  output_bytes: coldSize.bytes,
+  output_bytes_per_step: Math.round(coldSize.bytes / steps),
+  precompress_s: precompress?.m.wallS ?? null,
+  precompress_gz_bytes: precompress?.size.copies.gz.bytes ?? null,
+  precompress_br_bytes: precompress?.size.copies.br.bytes ?? null,
   detail: {
     date: new Date().toISOString(),
     machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, mem_gib: Math.round(os.totalmem() / 2 ** 30), platform: `${os.platform()} ${os.release()}` },
@@ -283,6 +309,10 @@ const results = {
     noop: phase(noop),
     search: { ours: ourSearch ?? null, floor: floorSearch ?? null },
     page_weight: weights,
+    output: { cold: coldSize },
+    precompress: precompress
+      ? { ...phase(precompress.m), site: precompress.size, result: JSON.parse(readFileSync(precompress.m.log, 'utf8').trim().split('\n').pop() ?? 'null') as unknown }
+      : null,
     cpu_profile: profile ?? null,
     store: storeResult,
   },
@@ -302,6 +332,7 @@ console.log(row('cold', cold, results.cold_ratio));
 console.log(row('warm', warm, results.warm_ratio));
 console.log(`page weight: largest session page ${weights.largestSessionPage ? `${weights.largestSessionPage.bytes} B (${weights.largestSessionPage.page})` : '—'}; largest page under a session ${weights.largestPageUnderSession ? `${weights.largestPageUnderSession.bytes} B (${weights.largestPageUnderSession.page})` : '—'}; ${weights.pagesOverCap} pages over 1.5 MB`);
 console.log(row('noop', noop, ratio(noop.wallS, floor?.wallS)));
+console.log(`output: ${coldSize.files} files, ${(coldSize.bytes / 2 ** 20).toFixed(1)} MiB (${results.output_bytes_per_step} bytes per step)${precompress ? `; precompress ${precompress.m.wallS} s → gz ${(precompress.size.copies.gz.bytes / 2 ** 20).toFixed(1)} MiB (${precompress.size.copies.gz.files} files), br ${(precompress.size.copies.br.bytes / 2 ** 20).toFixed(1)} MiB` : ''}`);
 console.log(`search_ms (first results, fresh Chromium): ${ourSearch ? `${ourSearch.firstMs} ms for "${ourSearch.query}" (${ourSearch.results} results; bundle import ${ourSearch.importMs} ms before it; after init(): ${ourSearch.afterInitMs} ms (init ${ourSearch.initMs} ms); again ${ourSearch.repeatMs} ms)` : 'not measured'}`);
 for (const [name, p] of Object.entries(profile ?? {})) {
   if (!p) continue;

@@ -10,24 +10,33 @@
  *   render    `astro build` per render part, into `<outDir>.staging` and `<outDir>.part-<n>` (`render.ts`)
  *   gather    the parts' session folders into the staging folder (`gather.ts`)
  *   index     the search step over the whole new site (`search.ts`)
+ *   precompress  `.gz`/`.br` copies of the text files, with ARCHIVE_PRECOMPRESS (`precompress.ts`)
  *   publish   check the new site, swap it in for the out dir (`publish.ts`)
  *   unlock
+ *
+ * A joined build (ARCHIVE_JOIN=partA:partB, the out dirs of built parts) takes its own path through the phases:
+ * lock → join (the parts instead of inputs and plan, `join.ts`) → render → precompress → publish. It writes the
+ * top-level site over the parts (`src/lib/join/`): home, short links, audit views, stats and sessions.json over
+ * every part's sessions, linking into the parts, and a search page merging every part's Pagefind bundles.
  *
  * The out dir users serve is only ever changed by the publish phase, so a build that fails (exit code not 0) leaves
  * the previous site as it was. Bad input never fails a build: the reader records problems; only a broken setup, or
  * a phase that could not finish, does (with a message and a hint).
  *
- * Env: GEMINI_HOME / BRAIN_ROOTS (inputs), ARCHIVE_STORE / ARCHIVE_STORES (the archive store), ARCHIVE_REDACT=off, ARCHIVE_BASE, ARCHIVE_OUT_DIR, ARCHIVE_CACHE_DIR,
- * ARCHIVE_MAX_OLD_SPACE_MB (default 8192), ARCHIVE_RENDER_PROCESSES (default: cores, at most 2, for builds with
- * over 64 MiB of sessions to render; 1 otherwise).
+ * Env: GEMINI_HOME / BRAIN_ROOTS (inputs), ARCHIVE_JOIN, ARCHIVE_STORE / ARCHIVE_STORES (the archive store),
+ * ARCHIVE_REDACT=off, ARCHIVE_BASE, ARCHIVE_OUT_DIR, ARCHIVE_CACHE_DIR, ARCHIVE_MAX_OLD_SPACE_MB (default 8192),
+ * ARCHIVE_RENDER_PROCESSES (default: cores, at most 2, for builds with over 64 MiB of sessions to render; 1
+ * otherwise), ARCHIVE_PRECOMPRESS (`gzip,br`; default off).
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildContext } from '../src/lib/build/context.ts';
 import { gatherParts } from '../src/lib/build/gather.ts';
 import { readBuildInputs } from '../src/lib/build/inputs.ts';
+import { joinPhase } from '../src/lib/build/join.ts';
 import { lockBuild } from '../src/lib/build/lock.ts';
 import { planPhase } from '../src/lib/build/plan.ts';
+import { precompressPhase, precompressSetting } from '../src/lib/build/precompress.ts';
 import { clearBuildFolders, publishSite, recoverInterruptedSwap } from '../src/lib/build/publish.ts';
 import { renderParts } from '../src/lib/build/render.ts';
 import { indexSearch } from '../src/lib/build/search.ts';
@@ -38,6 +47,22 @@ const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 const ctx = buildContext(projectRoot, process.env, process.argv.slice(2));
 const started = Date.now();
 
+/** Say why the build stops, and the exit code it stops with. */
+function stopped(error: unknown): number {
+  console.error(error instanceof BuildStop ? `${error.message}\nHint: ${error.hint}` : String(error instanceof Error ? error.message : error));
+  return error instanceof BuildStop ? error.exitCode : 1;
+}
+
+// Settings that stop the build are read before it waits for the lock: a wrong one is said at once.
+let precompress;
+let joinedParts;
+try {
+  precompress = precompressSetting(ctx.env);
+  joinedParts = joinPhase(ctx);
+} catch (error) {
+  process.exit(stopped(error));
+}
+
 const lock = await lockBuild(ctx.folders.lock, ctx.cacheDir, { outDir: ctx.outDir, cacheDir: ctx.cacheDir });
 let exitCode = 0;
 try {
@@ -45,20 +70,27 @@ try {
   if (recovered) console.log(recovered);
   await clearBuildFolders(ctx.folders);
 
-  await snapshotArchive(ctx);
-  const inputs = await readBuildInputs(ctx);
-  const planned = await planPhase(ctx, inputs);
-  // Nothing changed since the build serving the out dir: it stays as it is (no staging, no Astro, no Pagefind).
-  if (!planned.nothingToDo) {
-    await renderParts(ctx, planned.renderParts);
-    gatherParts(ctx, planned.renderParts);
-    await indexSearch(ctx, planned.renderParts);
-    await publishSite(ctx, planned, inputs.isDemo);
-    if (planned.renderParts > 1) console.log(`built in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  if (joinedParts) {
+    // A joined build: the parts stand for inputs and plan; one render process writes the few pages over them.
+    await renderParts(ctx, 1);
+    await precompressPhase(ctx, precompress);
+    await publishSite(ctx, { plan: undefined, renderParts: 1 }, false);
+  } else {
+    await snapshotArchive(ctx);
+    const inputs = await readBuildInputs(ctx);
+    const planned = await planPhase(ctx, inputs);
+    // Nothing changed since the build serving the out dir: it stays as it is (no staging, no Astro, no Pagefind).
+    if (!planned.nothingToDo) {
+      await renderParts(ctx, planned.renderParts);
+      gatherParts(ctx, planned.renderParts);
+      await indexSearch(ctx, planned.renderParts);
+      await precompressPhase(ctx, precompress);
+      await publishSite(ctx, planned, inputs.isDemo);
+      if (planned.renderParts > 1) console.log(`built in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+    }
   }
 } catch (error) {
-  exitCode = error instanceof BuildStop ? error.exitCode : 1;
-  console.error(error instanceof BuildStop ? `${error.message}\nHint: ${error.hint}` : String(error instanceof Error ? error.message : error));
+  exitCode = stopped(error);
 } finally {
   await clearBuildFolders(ctx.folders);
   lock.release();

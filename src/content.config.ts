@@ -16,10 +16,15 @@
 import { defineCollection } from 'astro:content';
 import { ArchiveSchema, ArtifactRowSchema, SessionSchema, StepRowSchema } from './lib/archive/schemas.ts';
 import { archiveLoader, artifactsLoader, sessionsLoader, stepsLoader } from './loaders/brain-loader.ts';
+import { emptyLoader, joinArchiveLoader, joinSessionsLoader } from './loaders/join-loader.ts';
+import { joinFolders } from './lib/join/current.ts';
+
+// A joined build (ARCHIVE_JOIN) reads the parts' `/sessions.json`, not brain folders (`src/loaders/join-loader.ts`).
+const joining = joinFolders().length > 0;
 
 export const collections = {
-  sessions: defineCollection({ loader: sessionsLoader(), schema: SessionSchema }),
-  steps: defineCollection({ loader: stepsLoader(), schema: StepRowSchema }),
-  artifacts: defineCollection({ loader: artifactsLoader(), schema: ArtifactRowSchema }),
-  archive: defineCollection({ loader: archiveLoader(), schema: ArchiveSchema }),
+  sessions: defineCollection({ loader: joining ? joinSessionsLoader() : sessionsLoader(), schema: SessionSchema }),
+  steps: defineCollection({ loader: joining ? emptyLoader('steps') : stepsLoader(), schema: StepRowSchema }),
+  artifacts: defineCollection({ loader: joining ? emptyLoader('artifacts') : artifactsLoader(), schema: ArtifactRowSchema }),
+  archive: defineCollection({ loader: joining ? joinArchiveLoader() : archiveLoader(), schema: ArchiveSchema }),
 };

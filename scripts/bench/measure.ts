@@ -4,7 +4,7 @@
  * it was alive (so `pagefind` time inside a build can be told apart from Astro's).
  */
 import { spawn } from 'node:child_process';
-import { createWriteStream, readdirSync, readFileSync } from 'node:fs';
+import { createWriteStream, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 /** What one measured run took. */
@@ -154,4 +154,35 @@ export function measure(
 
 function round(n: number): number {
   return Math.round(n * 100) / 100;
+}
+
+/** What a built site holds on disk: files and bytes, its precompressed copies (`.gz`, `.br`) counted apart. */
+export interface SiteSize {
+  files: number;
+  bytes: number;
+  copies: { gz: { files: number; bytes: number }; br: { files: number; bytes: number } };
+}
+
+/** Count the files and bytes under `dir` (nothing followed outside it: symlinks are not entered). */
+export function siteSize(dir: string): SiteSize {
+  const size: SiteSize = { files: 0, bytes: 0, copies: { gz: { files: 0, bytes: 0 }, br: { files: 0, bytes: 0 } } };
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.isFile()) {
+        const bytes = statSync(p).size;
+        const copy = e.name.endsWith('.gz') ? size.copies.gz : e.name.endsWith('.br') ? size.copies.br : undefined;
+        if (copy) {
+          copy.files++;
+          copy.bytes += bytes;
+        } else {
+          size.files++;
+          size.bytes += bytes;
+        }
+      }
+    }
+  };
+  walk(dir);
+  return size;
 }

@@ -29,6 +29,7 @@ import {
   shardFolder,
   shardOf,
 } from '../lib/archive/incremental.ts';
+import { joinFolders } from '../lib/join/current.ts';
 
 /** Bump when what goes into a shard changes (indexing options, globs): every cached shard is rebuilt. */
 const SHARD_FORMAT = 'shard-2';
@@ -256,6 +257,14 @@ export async function runSearchStep(outDir: string, cacheRoot: string, logger: P
   }
 }
 
+/**
+ * The search step of a joined site (ARCHIVE_JOIN): nothing to index. Its own pages list sessions (their pages,
+ * with the search bodies, are in the parts, indexed there), and its search page merges the parts' bundles.
+ */
+export function joinSearchStep(partDirs: readonly string[]): string {
+  return `search: nothing to index; the search page merges the bundles of ${partDirs.length} parts`;
+}
+
 /** The Astro integration that runs the search step at `astro:build:done`. */
 export function pagefind(): AstroIntegration {
   return {
@@ -264,6 +273,11 @@ export function pagefind(): AstroIntegration {
       'astro:build:done': async ({ dir, logger }) => {
         // A build split between render processes: `scripts/build.ts` runs the search step once every part is done.
         if (process.env[SEARCH_STEP_ENV] === 'after-parts') return;
+        const parts = joinFolders();
+        if (parts.length > 0) {
+          logger.info(joinSearchStep(parts));
+          return;
+        }
         await runSearchStep(fileURLToPath(dir), path.resolve(process.env.ARCHIVE_CACHE_DIR || 'node_modules/.cache/agy-archive'), logger);
       },
     },

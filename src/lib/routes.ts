@@ -7,11 +7,16 @@
  * A session's own pages (`/sessions/<id>/**`) are left out when this build reuses them (an incremental build, see
  * `archive/incremental.ts`) or another process renders them (a build split between render processes, see
  * `scripts/build.ts`); pages that list every session (home, audit, stats, report, short links, search,
- * sessions.json) always come from `allSessions()`.
+ * sessions.json) always come from `allSessions()`. A joined build (ARCHIVE_JOIN) renders only those: every session's
+ * own pages are in its part.
  */
 import { getCollection, getEntry } from 'astro:content';
 import { messagePagePaths, taskPagePaths, timelinePagePaths } from './archive/session-pages.ts';
-import { recordFamilyNeighbours, rendersSession, shardOf, shareFamilyInputs, sharedFamilyInputs } from './archive/incremental.ts';
+import { recordFamilyNeighbours, rendersSession, shardFolder, shardOf, shareFamilyInputs, sharedFamilyInputs } from './archive/incremental.ts';
+import { stepDaysOf } from './audit/stats.ts';
+import { currentJoin } from './join/current.ts';
+import type { SearchBundle } from './join/join.ts';
+import { urls } from './urls.ts';
 import type { ArchiveInfo, ArtifactRow, SessionSummary, StepRow, UploadRow } from './archive/schemas.ts';
 import { buildSessionTree, type SessionTree, type TreeInput } from './family/tree.ts';
 
@@ -36,17 +41,22 @@ function bySession<T extends { sessionId: string; position: number }>(rows: T[])
 }
 
 function collections(): Promise<Collections> {
-  collectionsOnce ??= Promise.all([getCollection('sessions'), getCollection('steps'), getCollection('artifacts')]).then(
-    ([sessions, steps, artifacts]) => {
-      const loaded = {
-        sessions: sessions.map((e) => e.data as SessionSummary).sort(newestFirst),
-        steps: bySession(steps.map((e) => e.data as StepRow)),
-        artifacts: bySession(artifacts.map((e) => e.data as ArtifactRow)),
-      };
-      // Part 0 of a split build read every session: the other render processes take the tree's inputs from it.
-      shareFamilyInputs(loaded.sessions);
-      return loaded;
-    },
+  // A joined build has no step or artifact rows (they are in the parts); asking would only log that they are empty.
+  const rowsToo = !currentJoin();
+  collectionsOnce ??= Promise.all([
+    getCollection('sessions'),
+    rowsToo ? getCollection('steps') : Promise.resolve([]),
+    rowsToo ? getCollection('artifacts') : Promise.resolve([]),
+  ]).then(([sessions, steps, artifacts]) => {
+    const loaded = {
+      sessions: sessions.map((e) => e.data as SessionSummary).sort(newestFirst),
+      steps: bySession(steps.map((e) => e.data as StepRow)),
+      artifacts: bySession(artifacts.map((e) => e.data as ArtifactRow)),
+    };
+    // Part 0 of a split build read every session: the other render processes take the tree's inputs from it.
+    shareFamilyInputs(loaded.sessions);
+    return loaded;
+  },
   );
   return collectionsOnce;
 }
@@ -113,7 +123,7 @@ let renderedOnce: Promise<SessionSummary[]> | undefined;
  * another render process of a split build renders.
  */
 export function renderedSessions(): Promise<SessionSummary[]> {
-  renderedOnce ??= allSessions().then((sessions) => sessions.filter((s) => rendersSession(s.id)));
+  renderedOnce ??= allSessions().then((sessions) => (currentJoin() ? [] : sessions.filter((s) => rendersSession(s.id))));
   return renderedOnce;
 }
 
@@ -226,8 +236,24 @@ export async function shortLinkPaths() {
   return [...byPrefix].map(([prefix, sessions]) => ({ params: { prefix }, props: { prefix, sessions } }));
 }
 
-/** The search shards holding at least one session, in order (the search page merges them; shard 0 when none). */
-export async function searchShards(): Promise<number[]> {
-  const shards = [...new Set((await allSessions()).map((s) => shardOf(s.id)))].sort((a, b) => a - b);
-  return shards.length > 0 ? shards : [0];
+/**
+ * The Pagefind bundles the search page merges, each with the base its result URLs are relative to: this site's
+ * shards holding at least one session (shard 0 when none), or in a joined build every part's.
+ */
+export async function searchBundles(): Promise<SearchBundle[]> {
+  const joined = currentJoin();
+  if (joined && joined.bundles.length > 0) return joined.bundles;
+  const shards = joined ? [] : [...new Set((await allSessions()).map((s) => shardOf(s.id)))].sort((a, b) => a - b);
+  return (shards.length > 0 ? shards : [0]).map((n) => ({ bundle: urls.pagefind(shardFolder(n)), baseUrl: urls.home() }));
+}
+
+/** Each session's steps by UTC day, for the stats: from its timeline rows, or in a joined build as its part published them. */
+export async function stepDaysBySession(): Promise<(session: SessionSummary) => Readonly<Record<string, number>>> {
+  const joined = currentJoin();
+  if (joined) {
+    const days = new Map(joined.sessions.map((s) => [s.id, s.stepDays]));
+    return (session) => days.get(session.id) ?? {};
+  }
+  const { steps } = await collections();
+  return (session) => stepDaysOf(session, steps.get(session.id) ?? []);
 }

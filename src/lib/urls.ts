@@ -2,7 +2,11 @@
  * The one module that builds every link of the site, base-path aware (`ARCHIVE_BASE` → Astro `base` →
  * `basePath()`). Pages never write a path by hand: a change to the URL layout happens here.
  * Every page URL ends in `/` (Astro's directory build format); files (uploads, assets) do not.
+ *
+ * In a joined build (ARCHIVE_JOIN, `src/lib/join/`) a session's pages are in its part: every link under
+ * `/sessions/<id>/` is built under that part's base path instead of this site's.
  */
+import { partBaseOf } from './join/current.ts';
 
 /**
  * The site's base path without a trailing slash (`''` at the root). Read from ARCHIVE_BASE (the same variable
@@ -25,19 +29,34 @@ function file(...segments: string[]): string {
   return `${basePath()}/${segments.map((s) => encodeURIComponent(s)).join('/')}`;
 }
 
+/** A page (`sessionPage`) or file (`sessionFile`) of session `id`: under its part's base in a joined build. */
+function sessionPage(id: string, ...rest: string[]): string {
+  const base = partBaseOf(id);
+  const own = page('sessions', id, ...rest);
+  return base === undefined ? own : `${base}${own.slice(basePath().length)}`;
+}
+
+function sessionFile(id: string, ...rest: string[]): string {
+  const base = partBaseOf(id);
+  const own = file('sessions', id, ...rest);
+  return base === undefined ? own : `${base}${own.slice(basePath().length)}`;
+}
+
 /** Every link the site builds. */
 export const urls = {
   home: (): string => page(),
-  session: (id: string): string => page('sessions', id),
-  step: (id: string, key: string): string => page('sessions', id, 'steps', key),
+  session: (id: string): string => sessionPage(id),
+  step: (id: string, key: string): string => sessionPage(id, 'steps', key),
   /** The whole text of a step field too long for its page (`content`, `thinking`, `output`, `content-md`). */
-  stepText: (id: string, key: string, field: string): string => file('sessions', id, 'steps', key, `${field}.txt`),
-  artifact: (id: string, slug: string): string => page('sessions', id, 'artifacts', slug),
+  stepText: (id: string, key: string, field: string): string => sessionFile(id, 'steps', key, `${field}.txt`),
+  artifact: (id: string, slug: string): string => sessionPage(id, 'artifacts', slug),
   /** A published upload (`served` is the `<n>.<ext>` file name from the summary). */
-  upload: (id: string, served: string): string => file('sessions', id, 'uploads', served),
+  upload: (id: string, served: string): string => sessionFile(id, 'uploads', served),
   shortLink: (prefix: string): string => page('s', prefix),
   search: (query?: string): string => page('search') + (query ? `?q=${encodeURIComponent(query)}` : ''),
   report: (): string => page('report'),
+  /** The build report of a joined part, from the part's base path (`/team-a/` → `/team-a/report/`). */
+  partReport: (partBase: string): string => `${partBase.replace(/\/+$/, '')}/report/`,
   about: (): string => page('about'),
   /** A file under `public/` or generated at the root (e.g. `pagefind/pagefind.js`). */
   asset: (rel: string): string => `${basePath()}/${rel.replace(/^\/+/, '')}`,
@@ -53,23 +72,23 @@ export const urls = {
   /** `/sessions.json`: every session, for tooling. */
   sessionsJson: (): string => file('sessions.json'),
   /** The self-contained single-file export of a session. */
-  sessionExport: (id: string): string => file('sessions', id, 'export.html'),
+  sessionExport: (id: string): string => sessionFile(id, 'export.html'),
   /** A session's messages, paginated (page 1 has no number). */
-  messages: (id: string, n = 1): string => page('sessions', id, 'messages', ...(n > 1 ? [String(n)] : [])),
+  messages: (id: string, n = 1): string => sessionPage(id, 'messages', ...(n > 1 ? [String(n)] : [])),
   /** A session's task logs, paginated (page 1 has no number). */
-  tasks: (id: string, n = 1): string => page('sessions', id, 'tasks', ...(n > 1 ? [String(n)] : [])),
+  tasks: (id: string, n = 1): string => sessionPage(id, 'tasks', ...(n > 1 ? [String(n)] : [])),
   /** The whole text of one task log (`name` as the reader names it: `task-879` for `tasks/task-879.log`), for logs too long for a page. */
-  taskLogText: (id: string, name: string): string => file('sessions', id, 'tasks', `${name}.log.txt`),
+  taskLogText: (id: string, name: string): string => sessionFile(id, 'tasks', `${name}.log.txt`),
   /** A task log on the task-log page `n` that holds it (`taskLogPageOf`). */
   taskLog: (id: string, name: string, n = 1): string => `${urls.tasks(id, n)}#${encodeURIComponent(anchors.taskLog(name))}`,
   /** A session's timeline table (every step), paginated (page 1 has no number). */
-  timeline: (id: string, n = 1): string => page('sessions', id, 'timeline', ...(n > 1 ? [String(n)] : [])),
+  timeline: (id: string, n = 1): string => sessionPage(id, 'timeline', ...(n > 1 ? [String(n)] : [])),
   /** A step's row in its session's timeline; `page` is the timeline page holding it (`timelinePageOf`). */
   stepInTimeline: (id: string, key: string, n = 1): string => `${urls.timeline(id, n)}#${encodeURIComponent(anchors.step(key))}`,
   /** A page of a session's conversation: page 1 is the session page itself, later pages `conversation/<n>/`. */
-  conversation: (id: string, n = 1): string => (n > 1 ? page('sessions', id, 'conversation', String(n)) : page('sessions', id)),
+  conversation: (id: string, n = 1): string => (n > 1 ? sessionPage(id, 'conversation', String(n)) : sessionPage(id)),
   /** One background task (`<id>/task-N`) on its session's tasks page (page 1): start, notices, end and log. */
-  backgroundTask: (id: string, n: number): string => `${page('sessions', id, 'tasks')}#${anchors.backgroundTask(n)}`,
+  backgroundTask: (id: string, n: number): string => `${sessionPage(id, 'tasks')}#${anchors.backgroundTask(n)}`,
   /** A turn of a session's conversation, on the conversation page `n` that holds it. */
   turn: (id: string, turn: number, n = 1): string => `${urls.conversation(id, n)}#${encodeURIComponent(anchors.turn(turn))}`,
   /** A step in the conversation, on the conversation page `n` that holds it. */

@@ -1,9 +1,16 @@
-/** `/sessions.json`: every session (id, product, created, title, model, steps, url), newest first, for tooling. */
-import { allSessions } from '../lib/routes.ts';
+/**
+ * `/sessions.json`: every session (id, product, created, title, model, steps, url, and what a joined site shows of
+ * it: `SessionIndexEntry`), newest first, for tooling and for `ARCHIVE_JOIN`. A joined site lists its parts'
+ * entries as they published them (their base and search bundle included), so a joined site can be joined again.
+ */
+import { allSessions, stepsBySession } from '../lib/routes.ts';
 import { sessionIndex } from '../lib/audit/export.ts';
+import { currentJoin } from '../lib/join/current.ts';
 
 export async function GET(): Promise<Response> {
-  return new Response(JSON.stringify(sessionIndex(await allSessions()), null, 2), {
+  const joined = currentJoin();
+  const entries = joined ? joined.sessions.map(({ partDir: _partDir, ...entry }) => entry) : sessionIndex(await allSessions(), await stepsBySession());
+  return new Response(JSON.stringify(entries, null, 2), {
     headers: { 'Content-Type': 'application/json; charset=utf-8' },
   });
 }

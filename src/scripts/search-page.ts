@@ -5,9 +5,11 @@
  * put filter values into `innerHTML`, so a workspace path holding `<meta http-equiv="refresh">` navigated the page
  * (issue 10). Excerpts are built from the page text (src/lib/search/excerpt.ts), not from Pagefind's HTML excerpt.
  *
- * The index is sharded (src/integrations/pagefind.ts): `data-shards` lists the shards that hold sessions; the
- * first is searched as the main index, the others are merged into it at once (`mergeIndex`), so results and
- * filters come back as one. Pagefind starts as soon as the page runs; with a `?q=`, that query's chunks are
+ * The index is sharded (src/integrations/pagefind.ts): `data-bundles` lists the Pagefind bundles to search, each
+ * `{ bundle, baseUrl }` (the bundle folder's URL, and the base its result URLs are relative to): this site's shards
+ * that hold sessions, or in a joined site every part's (src/lib/join/). The first is searched as the main index,
+ * the others are merged into it at once (`mergeIndex`, each with its own base), so results and filters come back
+ * as one. Pagefind starts as soon as the page runs; with a `?q=`, that query's chunks are
  * preloaded in every shard meanwhile and it is searched the moment the shards are merged. The query is kept in the
  * URL (`?q=`), so a reload or a shared link shows the same results.
  */
@@ -328,6 +330,17 @@ class SearchPage {
   }
 }
 
+/** The bundles of `data-bundles` (see the module comment); none when it is missing or not a list of bundles. */
+function searchBundles(attribute: string | undefined): { bundle: string; baseUrl: string }[] {
+  try {
+    const parsed: unknown = JSON.parse(attribute ?? '[]');
+    if (!Array.isArray(parsed)) return [];
+    return parsed.filter((b): b is { bundle: string; baseUrl: string } => typeof b?.bundle === 'string' && typeof b?.baseUrl === 'string');
+  } catch {
+    return [];
+  }
+}
+
 const host = document.querySelector<HTMLElement>('[data-search]');
 const input = document.querySelector<HTMLInputElement>('#search-input');
 const status = document.querySelector<HTMLElement>('#search-status');
@@ -335,19 +348,16 @@ const list = document.querySelector<HTMLOListElement>('#search-results');
 const more = document.querySelector<HTMLButtonElement>('#search-more');
 const filterHost = document.querySelector<HTMLElement>('#search-filters');
 if (host && input && status && list && more && filterHost) {
-  const bundlePath = host.dataset.bundle || '/pagefind/';
-  const baseUrl = host.dataset.base || '/';
-  const folder = (n: string) => (n === '0' ? '' : `shard-${n}/`);
-  const [first = '0', ...rest] = (host.dataset.shards || '0').split(' ').filter(Boolean);
+  const [first = { bundle: '/pagefind/', baseUrl: '/' }, ...rest] = searchBundles(host.dataset.bundles);
   const q = new URLSearchParams(window.location.search).get('q')?.trim() ?? '';
   input.value = q;
   status.textContent = 'Loading the search index…';
-  import(/* @vite-ignore */ `${bundlePath}${folder(first)}pagefind.js`)
+  import(/* @vite-ignore */ `${first.bundle}pagefind.js`)
     .then(async (pagefind: PagefindApi) => {
-      await pagefind.options({ baseUrl, ranking: RANKING });
+      await pagefind.options({ baseUrl: first.baseUrl, ranking: RANKING });
       const ready = Promise.all([
         pagefind.init(),
-        ...rest.map((n) => pagefind.mergeIndex(`${bundlePath}${folder(n)}`, { baseUrl, ranking: RANKING })),
+        ...rest.map((b) => pagefind.mergeIndex(b.bundle, { baseUrl: b.baseUrl, ranking: RANKING })),
       ]);
       if (q) pagefind.preload(q).catch(() => {});
       await ready;

@@ -3,7 +3,7 @@
  * commands with their filters, files, errors, stats, the session's new sections, artifact history, messages,
  * task logs, /sessions.json and the single-file export.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { discoverSessions, readSession } from '../../src/lib/brain/index.ts';
@@ -98,7 +98,15 @@ describe('audit views in the demo build', () => {
     const list = JSON.parse(readFileSync(path.join(build.outDir, 'sessions.json'), 'utf8')) as Record<string, unknown>[];
     expect(list.map((e) => e.id).sort()).toEqual(sessions.map((s) => s.id).sort());
     for (const e of list) {
-      expect(Object.keys(e)).toEqual(['id', 'product', 'created', 'title', 'model', 'steps', 'url']);
+      // The index tooling reads, then what a joined site shows of the session (src/lib/join/).
+      expect(Object.keys(e).slice(0, 7)).toEqual(['id', 'product', 'created', 'title', 'model', 'steps', 'url']);
+      expect(Object.keys(e).slice(7)).toEqual([
+        'prefix', 'workspace', 'localTime', 'durationMs', 'toolCalls', 'errors', 'toolCounts', 'messages', 'taskLogs',
+        'artifacts', 'redacted', 'stepDays', 'audit', 'models', 'stepsPerModel', 'conversation', 'family', 'ending', 'notOnDiskSince', 'base', 'searchBundle',
+      ]);
+      expect(e.base).toBe('/');
+      expect(existsSync(path.join(build.outDir, String(e.searchBundle), 'pagefind-entry.json')), String(e.searchBundle)).toBe(true);
+      expect(Object.values(e.stepDays as Record<string, number>).reduce((n, v) => n + v, 0)).toBe(e.steps);
       expect(fileForUrl(build.outDir, String(e.url))).toBeDefined();
     }
   });

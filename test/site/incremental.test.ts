@@ -91,8 +91,8 @@ describe('incremental builds', () => {
   it('lists every shard it wrote, and each session is indexed in exactly one, by its site path', () => {
     const folders = JSON.parse(readFileSync(path.join(outDir, 'pagefind', 'shards.json'), 'utf8')) as string[];
     expect(folders.length).toBeGreaterThan(1);
-    const shardsOnPage = readPage(outDir, '/search/')?.match(/data-shards="([^"]*)"/)?.[1]?.split(' ');
-    expect(shardsOnPage?.map((n) => (n === '0' ? '' : `shard-${n}/`))).toEqual(folders);
+    const bundlesOnPage = JSON.parse((readPage(outDir, '/search/')?.match(/data-bundles="([^"]*)"/)?.[1] ?? '[]').replaceAll('&quot;', '"')) as { bundle: string; baseUrl: string }[];
+    expect(bundlesOnPage).toEqual(folders.map((f) => ({ bundle: `/pagefind/${f}`, baseUrl: '/' })));
     const seen = new Map<string, string>();
     for (const folder of folders) {
       const bundle = path.join(outDir, 'pagefind', folder);

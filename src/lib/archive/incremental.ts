@@ -104,6 +104,8 @@ export interface BuildSettings {
   isDemo: boolean;
   /** Roots scanned (the frame shows their count). */
   roots: string[];
+  /** ARCHIVE_PRECOMPRESS's encodings: reused folders carry the copies the last build wrote, so a change renders all. */
+  precompress?: string[];
 }
 
 /** The digest of a session's content (the same inputs as the loader's digest) and the bytes of its files. */

@@ -299,6 +299,8 @@ export const ArchiveSchema = z.object({
   stores: z.array(z.string()).optional(),
   /** ISO time of the build. */
   builtAt: z.string(),
+  /** In a joined build (ARCHIVE_JOIN): how many parts; absent in an ordinary build. */
+  joinedParts: z.number().optional(),
 });
 
 export type ProblemRow = z.infer<typeof ProblemSchema>;

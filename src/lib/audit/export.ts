@@ -15,7 +15,10 @@
  */
 import type { Session } from '../brain/types.ts';
 import type { ToolCallView, Turn, TurnItem } from '../turns/types.ts';
-import type { SessionSummary } from '../archive/schemas.ts';
+import type { SessionSummary, StepRow } from '../archive/schemas.ts';
+import { shardFolder, shardOf } from '../archive/incremental.ts';
+import type { SessionAudit } from './schemas.ts';
+import { stepDaysOf } from './stats.ts';
 import { formatClock, formatDuration, formatUtc } from '../archive/format.ts';
 import { argLines } from '../conversation/preview.ts';
 import { recordedCall } from '../conversation/view.ts';
@@ -28,7 +31,12 @@ export const FIELD_MAX = 20_000;
 /** Characters of step text written before the rest of the timeline goes to one line per step (~8 MB). */
 export const TOTAL_MAX = 8_000_000;
 
-/** One entry of `/sessions.json`. */
+/**
+ * One entry of `/sessions.json`. The first seven fields are the index tooling reads; the rest is what a joined site
+ * (`src/lib/join/`) needs to show the session on its home, short links, stats and audit views without the part's
+ * collections: the home card's facts, the counts, steps by day and per model the stats draw, the audit rows, the
+ * family evidence that nests subagent sessions, the part's base path and the search shard that indexes it.
+ */
 export interface SessionIndexEntry {
   id: string;
   product: string;
@@ -37,10 +45,38 @@ export interface SessionIndexEntry {
   model: string | null;
   steps: number;
   url: string;
+  prefix: string;
+  workspace: string | null;
+  localTime: string | null;
+  durationMs: number | null;
+  toolCalls: number;
+  errors: number;
+  toolCounts: Record<string, number>;
+  messages: number;
+  taskLogs: number;
+  artifacts: number;
+  redacted: boolean;
+  /** Steps by the UTC day they were recorded (`stepDaysOf`). */
+  stepDays: Record<string, number>;
+  /** Commands run, files touched and errors (the audit views' rows). */
+  audit: SessionAudit | null;
+  /** Models in the order used, steps per model in force, the turn builder's counts (`SessionSummary`). */
+  models: string[] | null;
+  stepsPerModel: Record<string, number> | null;
+  conversation: SessionSummary['conversation'] | null;
+  /** What ties the session to the sessions it started or was started by (issue 14: the home nests subagents). */
+  family: SessionSummary['family'] | null;
+  /** How the session ended (one line), and since when its folder is gone from disk (the store kept it). */
+  ending: string | null;
+  notOnDiskSince: string | null;
+  /** The site's base path (`/` or `/team-a/`): the session's pages are under it. */
+  base: string;
+  /** The Pagefind bundle holding the session's pages, relative to the base (`pagefind/`, `pagefind/shard-2/`). */
+  searchBundle: string;
 }
 
-/** `/sessions.json`: every session, newest first (the order given). */
-export function sessionIndex(sessions: SessionSummary[]): SessionIndexEntry[] {
+/** `/sessions.json`: every session, newest first (the order given), with its timeline rows for `stepDays`. */
+export function sessionIndex(sessions: SessionSummary[], stepsBySession: ReadonlyMap<string, readonly Pick<StepRow, 'createdAt'>[]>): SessionIndexEntry[] {
   return sessions.map((s) => ({
     id: s.id,
     product: s.product,
@@ -49,6 +85,27 @@ export function sessionIndex(sessions: SessionSummary[]): SessionIndexEntry[] {
     model: s.model ?? null,
     steps: s.stepCount,
     url: urls.session(s.id),
+    prefix: s.prefix,
+    workspace: s.workspace ?? null,
+    localTime: s.localTime ?? null,
+    durationMs: s.durationMs ?? null,
+    toolCalls: s.toolCallCount,
+    errors: s.errorCount,
+    toolCounts: s.toolCounts,
+    messages: s.messageCount,
+    taskLogs: s.taskLogCount,
+    artifacts: s.artifactCount,
+    redacted: s.redacted,
+    stepDays: stepDaysOf(s, stepsBySession.get(s.id) ?? []),
+    audit: s.audit ?? null,
+    models: s.models ?? null,
+    stepsPerModel: s.stepsPerModel ?? null,
+    conversation: s.conversation ?? null,
+    family: s.family ?? null,
+    ending: s.ending ?? null,
+    notOnDiskSince: s.notOnDiskSince ?? null,
+    base: urls.home(),
+    searchBundle: `pagefind/${shardFolder(shardOf(s.id))}`,
   }));
 }
 

@@ -88,11 +88,31 @@ function ranked(map: Map<string, number>, limit = 20): Datum[] {
   return [...all.slice(0, limit - 1), { label: `${all.length - limit + 1} others`, value: rest }];
 }
 
+/**
+ * A session's steps by the UTC day they were recorded (`2026-03-01` → count); a step with no date it can place
+ * counts on the session's start day. What `/sessions.json` carries as `stepDays`, so a joined site draws the same
+ * charts without the parts' step rows.
+ */
+export function stepDaysOf(session: Pick<SessionSummary, 'createdAt'>, rows: readonly Pick<StepRow, 'createdAt'>[]): Record<string, number> {
+  const day = dayKey(session.createdAt);
+  const out: Record<string, number> = {};
+  for (const row of rows) {
+    const d = dayKey(row.createdAt) ?? day;
+    if (d) out[d] = (out[d] ?? 0) + 1;
+  }
+  return out;
+}
+
 /** The archive's numbers. Steps count on the day they were recorded (a session can span days). */
 export function archiveStats(
   sessions: SessionSummary[],
   stepsBySession: ReadonlyMap<string, readonly Pick<StepRow, 'createdAt'>[]>,
 ): ArchiveStats {
+  return archiveStatsByDays(sessions, (s) => stepDaysOf(s, stepsBySession.get(s.id) ?? []));
+}
+
+/** The archive's numbers from each session's steps by day (`stepDaysOf`): the stats of a joined site. */
+export function archiveStatsByDays(sessions: readonly SessionSummary[], stepDays: (session: SessionSummary) => Readonly<Record<string, number>>): ArchiveStats {
   const sessionsPerDay = new Map<string, number>();
   const stepsPerDay = new Map<string, number>();
   const tools = new Map<string, number>();
@@ -105,10 +125,7 @@ export function archiveStats(
   for (const s of sessions) {
     const day = dayKey(s.createdAt);
     if (day) add(sessionsPerDay, day);
-    for (const row of stepsBySession.get(s.id) ?? []) {
-      const d = dayKey(row.createdAt) ?? day;
-      if (d) add(stepsPerDay, d);
-    }
+    for (const [d, n] of Object.entries(stepDays(s))) if (dayKey(d)) add(stepsPerDay, d, n);
     for (const [tool, n] of Object.entries(s.toolCounts)) add(tools, tool, n);
     // Steps per model in force (the turn builder's count from the Model Selection changes): a session that switched
     // model four times no longer credits every step to the last one. Older entries without it count by session.

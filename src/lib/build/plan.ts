@@ -18,6 +18,7 @@ import {
   type BuildPlan,
 } from '../archive/incremental.ts';
 import type { BuildContext } from './context.ts';
+import { precompressSetting } from './precompress.ts';
 import { renderProcessCount } from './render.ts';
 
 /** The plan, and how many render processes carry it out. */
@@ -41,6 +42,7 @@ export async function planPhase(ctx: BuildContext, inputs: ArchiveInputs): Promi
       redactionEnabled: inputs.redactionEnabled,
       isDemo: inputs.isDemo,
       roots: inputs.discovery.roots.map((r) => r.path).sort(),
+      precompress: [...precompressSetting(ctx.env)],
     }, ctx.cacheDir);
     const discovery = discoveryDigest(inputs);
     if (whySomethingToDo(ctx.cacheDir, ctx.folders.live, { ...keyed, discovery }) === undefined) {
