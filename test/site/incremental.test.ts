@@ -176,7 +176,7 @@ describe('incremental builds', () => {
     expect(readdirSync(work).filter((name) => name.startsWith('dist.') && !name.startsWith('dist.old-'))).toEqual(['dist.lock']);
 
     // Anything the keys cover, changed, is something to do.
-    const keyed = await sessionReuseKeys(await resolveArchiveInputs(projectRoot, { GEMINI_HOME: home, BRAIN_ROOTS: '' }), 'site', {
+    const keyed = await sessionReuseKeys(await resolveArchiveInputs(projectRoot, { GEMINI_HOME: home, BRAIN_ROOTS: '', ARCHIVE_STORE: 'none' }), 'site', {
       base: '',
       redactionEnabled: true,
       isDemo: false,
