@@ -8,7 +8,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { discoverSessions, readSession } from '../../src/lib/brain/index.ts';
 import type { Session } from '../../src/lib/brain/types.ts';
 import { sessionTurns } from '../../src/lib/turns/index.ts';
-import { conversationPageStarts, pageOfItem, pageOfTurn, pageTurns } from '../../src/lib/conversation/pages.ts';
+import { conversationPageStarts, itemWeight, pageOfItem, pageOfTurn, pageTurns } from '../../src/lib/conversation/pages.ts';
+import { subagentsOfCall, tasksByCall } from '../../src/lib/conversation/view.ts';
+import { groupBackgroundTasks } from '../../src/lib/family/background-tasks.ts';
 import { wallClockStrip } from '../../src/lib/conversation/strip.ts';
 import { checkpointObjective, sessionEnding, sessionTitle, shorten } from '../../src/lib/conversation/summary.ts';
 import { imageOrigin, placeImages } from '../../src/lib/conversation/images.ts';
@@ -61,6 +63,29 @@ describe('the conversation of the demo sessions', () => {
       }
       expect(conversationPageStarts(turns, s)).toEqual([{ turn: 0, item: 0 }]);
     }
+  });
+
+  it("pairs the demo parent's calls with what they started, and counts it in the item's estimated weight", () => {
+    const parent = sessions.find((s) => s.id.startsWith('5b1e0c2a')) as Session;
+    const built = sessionTurns(parent);
+    const invoke = built.calls.find((c) => c.name === 'invoke_subagent');
+    expect(invoke?.callStepKey).toBe('1');
+    const links = [{ stepKey: '1', role: 'a' }, { stepKey: '1', role: 'b' }, { stepKey: '7', role: 'elsewhere' }];
+    expect(subagentsOfCall(links, invoke as NonNullable<typeof invoke>).map((l) => l.role)).toEqual(['a', 'b']);
+    // A call of another tool at that step claims none.
+    expect(subagentsOfCall(links, { name: 'run_command', callStepKey: '1' })).toEqual([]);
+    const tasks = groupBackgroundTasks({ ...parent, calls: built.calls });
+    const byCall = tasksByCall(tasks, built.calls);
+    // task-6 by the task id its run_command outcome names; task-4 (a schedule the builder does not pair) by its announcement.
+    expect(built.calls.find((c) => c.callStepKey === '5')?.outcome.background?.taskId).toMatch(/\/task-6$/);
+    expect(built.calls.find((c) => c.callStepKey === '3')?.outcome.background).toBeUndefined();
+    expect([...byCall].map(([id, t]) => [built.calls.find((c) => c.id === id)?.callStepKey, t.number]).sort()).toEqual([['3', 4], ['5', 6]]);
+    // The reply holding the invoke_subagent call weighs its two subagent cards more than the call alone.
+    const stepAt = (p: number) => parent.steps.find((s) => s.position === p);
+    const item = built.turns.flatMap((t) => t.items).find((i) => i.kind === 'reply' && i.calls.includes(invoke as NonNullable<typeof invoke>));
+    const reply = item as Extract<NonNullable<typeof item>, { kind: 'reply' }>;
+    const bare = { ...reply, calls: reply.calls.map((c) => (c === invoke ? { ...c, name: 'other_tool' } : c)) };
+    expect(itemWeight(reply, stepAt) - itemWeight(bare, stepAt)).toBeGreaterThan(2 * 1_000);
   });
 
   it('draws one band per turn, each a link to its turn, red for a turn with failures', () => {

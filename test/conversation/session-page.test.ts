@@ -112,6 +112,36 @@ describe('the session page on the demo build', () => {
     expect(turn3).toContain('alt="Image uploaded_media_1780000000000.png, attached to this request"');
   });
 
+  it("shows in the parent's turn, at the invoke_subagent call, the subagents it started and the background tasks at their calls", () => {
+    const PARENT = '5b1e0c2a-7d4f-4c1e-9a63-2f8d4e6b1c07';
+    const html = readPage(build.outDir, `/sessions/${PARENT}/`) ?? '';
+    const turn = html.match(/<section class="turn[^"]*"[\s\S]*?<\/section>/g)?.find((t) => t.includes('<span class="mono muted">invoke_subagent</span>')) ?? '';
+    expect(turn, 'the turn holding the invoke_subagent call').not.toBe('');
+    expect(textOf(turn.slice(0, turn.indexOf('</header>')))).toMatch(/4 tool calls 2 subagents started 2 background tasks/);
+    // Each call's list item: its card, then what it started.
+    const items = turn.match(/<li><details class="call[\s\S]*?<\/details>[\s\S]*?(?=<li><details class="call|<\/ul>\s*<\/div>\s*(?:<div class="item|<ul class="thumbs|<\/div>))/g) ?? [];
+    const invoke = items.find((li) => li.includes('<span class="mono muted">invoke_subagent</span>')) ?? '';
+    const started = invoke.slice(invoke.indexOf('</details>'));
+    expect(textOf(started)).toMatch(/Started 2 subagents, 1 failed: self Changelog writer reported back Release notes drafted/);
+    expect(textOf(started)).toMatch(/browser Link checker failed RESOURCE_EXHAUSTED \(code 429\)/);
+    expect(textOf(started)).toContain('the invoke_subagent result names its conversation id');
+    expect(started).toContain('href="/sessions/a3c9e1f4-2b7d-4e58-8c16-9d0f3b2a7e51/"');
+    expect(started).toContain('href="/sessions/c7d2f8b3-6e1a-4f94-b2c5-0a8e7d3f1b96/"');
+    expect(started).toMatch(/<li class="is-failed">[\s\S]*Link checker/);
+    // The background tasks, each at the call that started it (steps 3 and 5), linked to its group on the tasks page.
+    const taskAt = (step: string) => items.find((li) => li.includes(`href="/sessions/${PARENT}/steps/${step}/">call, step ${step}</a>`)) ?? '';
+    const schedule = taskAt('3');
+    expect(textOf(schedule.slice(schedule.indexOf('</details>')))).toMatch(/background task-4 no end recorded 12 notices 12 messages/);
+    expect(schedule).toContain(`href="/sessions/${PARENT}/tasks/#bg-task-4"`);
+    const docs = taskAt('5');
+    expect(textOf(docs.slice(docs.indexOf('</details>')))).toMatch(/background task-6 finished, exit 0 0 notices 1 message/);
+    expect(docs).toContain(`href="/sessions/${PARENT}/tasks/#bg-task-6"`);
+    // No other call claims a subagent or a task.
+    expect(items.filter((li) => li.includes('call-started')).length).toBe(3);
+    for (const link of linksIn(turn).filter((l) => l.startsWith('/'))) expect(fileForUrl(build.outDir, link), link).toBeDefined();
+    expect(fileForUrl(build.outDir, `/sessions/${PARENT}/tasks/`) && readPage(build.outDir, `/sessions/${PARENT}/tasks/`)).toContain('id="bg-task-4"');
+  });
+
   it('keeps the old URLs and anchors: sections, timeline rows, task logs and messages', () => {
     for (const s of sessions) {
       const html = readPage(build.outDir, `/sessions/${s.id}/`) ?? '';

@@ -10,6 +10,7 @@
  */
 import type { Session, Step } from '../brain/types.ts';
 import type { ToolCallView, Turn, TurnItem } from '../turns/types.ts';
+import { ENDING_MAX, subagentSpecs } from '../family/evidence.ts';
 import { argLines, CHECKPOINT_MAX, OUTPUT_MAX, REPLY_MAX, REQUEST_MAX, THINKING_MAX } from './preview.ts';
 
 /**
@@ -29,6 +30,13 @@ export interface PageStart {
 const CALL_FRAME = 1_100;
 /** The markup of a turn's header and list entry. */
 const TURN_FRAME = 1_600;
+/**
+ * What a call started, shown under its card (`CallStarted.astro`): per subagent, its card's markup besides its role,
+ * ending line and session title (the demo parent's two subagents: 2.0 KB, ending lines of 78 and 240 characters),
+ * and a background task's status line (270–280 bytes on the demo).
+ */
+const SUBAGENT_FRAME = 900;
+const TASK_LINE = 400;
 /** Markdown becomes more HTML than its text (paragraphs, code spans, highlighted fences). */
 const MARKDOWN_FACTOR = 1.6;
 /** Escaped plain text (`&lt;`, `&amp;`) is a little more than its characters. */
@@ -50,7 +58,10 @@ function callWeight(call: ToolCallView, step: Step | undefined): number {
   const args = step?.toolCalls[call.callIndex];
   const argChars = args ? argLines(args).reduce((n, a) => n + a.name.length + a.value.length + 40, 0) : 0;
   const output = Math.min(call.outputHead?.length ?? 0, OUTPUT_MAX);
-  return CALL_FRAME + (argChars + output + call.outcome.line.length * 2) * TEXT_FACTOR;
+  // The ending line (at most ENDING_MAX) and the session title come from the tree, not this session: counted at most.
+  const started = call.name === 'invoke_subagent' && args ? subagentSpecs(args).reduce((n, a) => n + SUBAGENT_FRAME + ((a.role?.length ?? 0) + ENDING_MAX + 120) * TEXT_FACTOR, 0) : 0;
+  const task = call.outcome.background ? TASK_LINE : 0;
+  return CALL_FRAME + started + task + (argChars + output + call.outcome.line.length * 2) * TEXT_FACTOR;
 }
 
 /** Estimated HTML bytes of one item of a turn. */
