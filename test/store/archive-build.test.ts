@@ -121,16 +121,4 @@ describe('building from the store', () => {
     expect(existsSync(path.join(both, 'sessions', SESSION_D, 'index.html'))).toBe(true);
     expect(text(readFileSync(path.join(both, 'index.html'), 'utf8'))).not.toMatch(/demo/i);
   }, 600_000);
-  it('builds from the store alone when every brain folder is gone (not the demo)', async () => {
-    // As after Antigravity is removed with ~/.gemini: no brain folder at all, yet the store keeps every session.
-    const gone = path.join(dir, 'dist-gone');
-    const result = await buildSite({ env: { GEMINI_HOME: path.join(dir, 'deleted-home') }, outDir: gone, store });
-    expect(result.code, result.output.slice(-3000)).toBe(0);
-    expect(result.output).toMatch(/No brain folder found .*building the \d+ sessions kept in the archive store/);
-    // B was seen deleted by the second build's snapshot; A keeps every step the store holds (0–159).
-    expect(text(readFileSync(path.join(gone, 'sessions', SESSION_B, 'index.html'), 'utf8'))).toMatch(/not on disk since \d{4}-\d\d-\d\d/);
-    expect(text(readFileSync(path.join(gone, 'sessions', SESSION_A, 'index.html'), 'utf8'))).toContain('kept by the archive store since');
-    for (const key of ['5', '30', '159']) expect(existsSync(path.join(gone, 'sessions', SESSION_A, 'steps', key, 'index.html')), key).toBe(true);
-    expect(text(readFileSync(path.join(gone, 'index.html'), 'utf8'))).not.toMatch(/demo/i);
-  }, 600_000);
 });

@@ -89,22 +89,6 @@ export async function resolveArchiveInputs(
   const homeSet = Boolean(env.GEMINI_HOME?.trim());
   const why = await whyNoBrainFolder(options.geminiHome ?? '~/.gemini');
   const noRootReason = homeSet ? `GEMINI_HOME=${why}` : `GEMINI_HOME is unset and ${why}`;
-  // No brain folder, but the store keeps what earlier snapshots saw (Antigravity removed, ~/.gemini deleted): the
-  // archive is exactly what must survive that, so it is built from the store, every session marked not on disk.
-  const store = storePathFromEnv(env);
-  if (store && existsSync(store)) {
-    const stored = withStored([], [store]);
-    if (stored.length > 0) {
-      log.warn(`No brain folder found (${noRootReason}); building the ${stored.length} sessions kept in the archive store ${store}.`);
-      return {
-        discovery: { ...discovery, sessions: stored },
-        isDemo: false,
-        redactionEnabled,
-        description: `archive store ${store} (${description} had no brain folder)`,
-        stores: [store],
-      };
-    }
-  }
   const notice =
     `No brain folder found (${noRootReason}). Building the DEMO archive from ${DEMO_HOME}; ` +
     'set GEMINI_HOME or BRAIN_ROOTS to archive real sessions.';
