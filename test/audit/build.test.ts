@@ -6,11 +6,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { discoverSessions, readSession } from '../../src/lib/brain/index.ts';
 import type { Session } from '../../src/lib/brain/types.ts';
 import { auditRows } from '../../src/lib/audit/rows.ts';
-import { projectRoot } from '../helpers/build-site.ts';
-import { demoBuild } from '../helpers/homes.ts';
+import { demoBuild, readDemoSessions } from '../helpers/homes.ts';
 import type { SharedBuild } from '../helpers/shared-build.ts';
 import { fileForUrl, htmlFiles, linksIn, readPage, textOf } from '../helpers/site-files.ts';
 
@@ -24,8 +22,7 @@ describe('audit views in the demo build', () => {
   };
   beforeAll(async () => {
     build = await demoBuild();
-    const discovery = await discoverSessions({ geminiHome: path.join(projectRoot, 'fixtures', 'demo') });
-    sessions = await Promise.all(discovery.sessions.map((ref) => readSession(ref)));
+    sessions = await readDemoSessions();
   });
 
   it('lists every command newest first, with outside-sandbox and failed filters as pages', () => {

@@ -4,15 +4,14 @@
  * the plan, named by the plan's id); the others build the same tree from it. On the demo family, with the parent in
  * part 0 and its subagents in part 1.
  */
+import { readDemoSessions } from '../helpers/homes.ts';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { discoverSessions, readSession } from '../../src/lib/brain/index.ts';
 import { PART_ENV, PLAN_ENV, shareFamilyInputs, sharedFamilyInputs } from '../../src/lib/archive/incremental.ts';
 import { familyEvidence } from '../../src/lib/family/evidence.ts';
 import { buildSessionTree, type TreeInput } from '../../src/lib/family/tree.ts';
-import { projectRoot } from '../brain/helpers.ts';
 
 const PARENT = '5b1e0c2a-7d4f-4c1e-9a63-2f8d4e6b1c07';
 const WRITER = 'a3c9e1f4-2b7d-4e58-8c16-9d0f3b2a7e51';
@@ -24,8 +23,7 @@ const planFile = path.join(dir, 'plan.json');
 const env = (part: number): NodeJS.ProcessEnv => ({ [PLAN_ENV]: planFile, [PART_ENV]: String(part) });
 
 async function demoInputs(): Promise<TreeInput[]> {
-  const found = await discoverSessions({ geminiHome: path.join(projectRoot, 'fixtures', 'demo') });
-  const sessions = await Promise.all(found.sessions.map((r) => readSession(r)));
+  const sessions = await readDemoSessions();
   return sessions.map((s) => ({ id: s.id, title: s.meta.title, createdAt: s.meta.createdAt, errorCount: s.meta.errorCount, family: familyEvidence(s) }));
 }
 

@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { discoverSessions, readSession } from '../../src/lib/brain/index.ts';
 import type { Session } from '../../src/lib/brain/types.ts';
 import { projectRoot } from '../helpers/build-site.ts';
-import { demoBuild } from '../helpers/homes.ts';
+import { demoBuild, readDemoSessions } from '../helpers/homes.ts';
 import { sharedBuild, type SharedBuild } from '../helpers/shared-build.ts';
 import { fileForUrl, htmlFiles, linksIn, readPage, textOf } from '../helpers/site-files.ts';
 
@@ -53,8 +53,7 @@ describe('demo build (no roots found → fixtures/demo)', () => {
   let sessions: Session[];
   beforeAll(async () => {
     build = await demoBuild();
-    const discovery = await discoverSessions({ geminiHome: path.join(projectRoot, 'fixtures', 'demo') });
-    sessions = await Promise.all(discovery.sessions.map((ref) => readSession(ref)));
+    sessions = await readDemoSessions();
   });
 
   it('exits 0 and says it used the demo', () => {

@@ -4,11 +4,8 @@
  * in it, while the bulky parts (code, diffs, raw records, long output tails) stay on the page but out of the index.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { discoverSessions, readSession } from '../../src/lib/brain/index.ts';
 import type { Session, Step } from '../../src/lib/brain/types.ts';
-import path from 'node:path';
-import { projectRoot } from '../helpers/build-site.ts';
-import { demoBuild } from '../helpers/homes.ts';
+import { demoBuild, readDemoSessions } from '../helpers/homes.ts';
 import type { SharedBuild } from '../helpers/shared-build.ts';
 import { readPage } from '../helpers/site-files.ts';
 
@@ -43,8 +40,7 @@ describe('search index of step pages (demo build)', () => {
   let steps: { s: Session; step: Step }[];
   beforeAll(async () => {
     build = await demoBuild();
-    const discovery = await discoverSessions({ geminiHome: path.join(projectRoot, 'fixtures', 'demo') });
-    const sessions = await Promise.all(discovery.sessions.map((ref) => readSession(ref)));
+    const sessions = await readDemoSessions();
     steps = sessions.flatMap((s) => s.steps.map((step) => ({ s, step })));
   });
   const indexed = (x: { s: Session; step: Step }) => indexedText(readPage(build.outDir, `/sessions/${x.s.id}/steps/${x.step.key}/`) ?? '');

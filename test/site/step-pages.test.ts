@@ -3,12 +3,10 @@
  * red only for failures (issue 11: 18 demo pages carried "Error · exit code 0"), headings in order, tool output
  * headed Output, and the model in force as the search filter.
  */
-import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { discoverSessions, readSession, type Session } from '../../src/lib/brain/index.ts';
+import type { Session } from '../../src/lib/brain/index.ts';
 import { sessionTurns } from '../../src/lib/turns/index.ts';
-import { projectRoot } from '../helpers/build-site.ts';
-import { demoBuild } from '../helpers/homes.ts';
+import { demoBuild, readDemoSessions } from '../helpers/homes.ts';
 import type { SharedBuild } from '../helpers/shared-build.ts';
 import { readPage, textOf } from '../helpers/site-files.ts';
 
@@ -19,8 +17,7 @@ describe('step pages of the demo', () => {
   let sessions: Session[];
   beforeAll(async () => {
     build = await demoBuild();
-    const discovery = await discoverSessions({ geminiHome: path.join(projectRoot, 'fixtures', 'demo') });
-    sessions = await Promise.all(discovery.sessions.map((ref) => readSession(ref)));
+    sessions = await readDemoSessions();
   });
 
   const page = (id: string, key: string): string => {
