@@ -3,7 +3,7 @@
  * a rolling window keeps every step with its fullest text, growth costs only what is new, and a file that is not
  * ours (or is newer, or corrupt) is refused and left untouched.
  */
-import { existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync, appendFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync, appendFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -20,8 +20,10 @@ import {
   snapshotAll,
   storePathFromEnv,
 } from '../../src/lib/store/index.ts';
+import { resolveArchiveInputs } from '../../src/lib/archive/inputs.ts';
+import { snapshotPhase } from '../../src/lib/archive/snapshot-phase.ts';
 import { casesDir } from '../brain/helpers.ts';
-import { SESSION_A, tempDir, transcript, writeSession } from './helpers.ts';
+import { SESSION_A, SESSION_B, tempDir, transcript, writeSession } from './helpers.ts';
 
 afterEach(() => closeStoredReaders());
 
@@ -178,6 +180,86 @@ describe('what a snapshot reads and costs', () => {
     cpSync(copy, sessionDir, { recursive: true });
     await snapshotHome(store, home);
     expect(listStoredSessions([store]).find((x) => x.ref.id === SESSION_A)?.notOnDiskSince).toBeUndefined();
+  });
+});
+
+describe('a brain folder deleted whole', () => {
+  /** A session in `<home>/<product>/brain/`. */
+  function writeIn(home: string, product: string, id: string): string {
+    const dir = path.join(home, product, 'brain', id);
+    mkdirSync(path.join(dir, '.system_generated', 'logs'), { recursive: true });
+    writeFileSync(path.join(dir, '.system_generated', 'logs', 'transcript_full.jsonl'), transcript(0, 2, false));
+    return dir;
+  }
+  const gone = (store: string) =>
+    Object.fromEntries(listStoredSessions([store]).map((s) => [s.ref.id, s.notOnDiskSince !== undefined]));
+
+  it('marks the sessions of a product folder removed from GEMINI_HOME, and only those', async () => {
+    const dir = tempDir();
+    const home = path.join(dir, 'home');
+    const store = path.join(dir, 'archive.sqlite');
+    writeIn(home, 'antigravity', SESSION_A);
+    writeIn(home, 'jetski', SESSION_B);
+    await snapshotHome(store, home);
+    rmSync(path.join(home, 'jetski'), { recursive: true });
+    const after = await snapshotHome(store, home);
+    expect(after.goneNow).toEqual([SESSION_B]);
+    expect(gone(store)).toEqual({ [SESSION_A]: false, [SESSION_B]: true });
+  });
+
+  it('says nothing of a brain folder a BRAIN_ROOTS run was not given, and marks one it was given that vanished', async () => {
+    const dir = tempDir();
+    const home = path.join(dir, 'home');
+    const store = path.join(dir, 'archive.sqlite');
+    writeIn(home, 'antigravity', SESSION_A);
+    writeIn(home, 'jetski', SESSION_B);
+    await snapshotHome(store, home);
+    const only = async (...roots: string[]) => {
+      const db = openStore(store);
+      try {
+        return await snapshotAll(db, await discoverSessions({ brainRoots: roots }));
+      } finally {
+        db.close();
+      }
+    };
+    // Only the antigravity root: the jetski session is not looked for, so not marked.
+    expect((await only(path.join(home, 'antigravity', 'brain'))).goneNow).toEqual([]);
+    rmSync(path.join(home, 'jetski'), { recursive: true });
+    expect((await only(path.join(home, 'antigravity', 'brain'))).goneNow).toEqual([]);
+    expect((await only(path.join(home, 'antigravity', 'brain'), path.join(home, 'jetski', 'brain'))).goneNow).toEqual([SESSION_B]);
+  });
+
+  it('keeps every session of a GEMINI_HOME deleted whole, marked, and builds them from the store', async () => {
+    const dir = tempDir();
+    const home = path.join(dir, 'home');
+    const store = path.join(dir, 'archive.sqlite');
+    writeIn(home, 'antigravity', SESSION_A);
+    writeIn(home, 'jetski', SESSION_B);
+    await snapshotHome(store, home);
+    rmSync(home, { recursive: true });
+    const env = { GEMINI_HOME: home, BRAIN_ROOTS: '', ARCHIVE_STORE: store, ARCHIVE_STORES: '' };
+    const outcome = await snapshotPhase(env, { info: () => {}, warn: () => {} });
+    expect('summary' in outcome && outcome.summary.goneNow.sort()).toEqual([SESSION_A, SESSION_B]);
+    const warnings: string[] = [];
+    const inputs = await resolveArchiveInputs(process.cwd(), env, { info: () => {}, warn: (m) => warnings.push(m) });
+    expect(inputs.isDemo).toBe(false);
+    expect(inputs.discovery.sessions.map((r) => r.id).sort()).toEqual([SESSION_A, SESSION_B]);
+    expect(warnings.join('\n')).toContain(`Building from the archive store ${store}`);
+  });
+
+  it('does not build the store for a GEMINI_HOME that never held its sessions (a typo), nor create one', async () => {
+    const dir = tempDir();
+    const home = path.join(dir, 'home');
+    const store = path.join(dir, 'archive.sqlite');
+    writeIn(home, 'antigravity', SESSION_A);
+    await snapshotHome(store, home);
+    const typo = { GEMINI_HOME: path.join(dir, 'hmoe'), BRAIN_ROOTS: '', ARCHIVE_STORE: store, ARCHIVE_STORES: '' };
+    await snapshotPhase(typo, { info: () => {}, warn: () => {} });
+    expect(gone(store)).toEqual({ [SESSION_A]: false });
+    expect((await resolveArchiveInputs(process.cwd(), typo, { info: () => {}, warn: () => {} })).isDemo).toBe(true);
+    const noStore = { ...typo, ARCHIVE_STORE: path.join(dir, 'new.sqlite') };
+    expect(await snapshotPhase(noStore, { info: () => {}, warn: () => {} })).toEqual({ skipped: 'no brain folder found: nothing to snapshot' });
+    expect(existsSync(noStore.ARCHIVE_STORE)).toBe(false);
   });
 });
 

@@ -9,6 +9,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { discoverSessions, discoveryOptionsFromEnv, whyNoBrainFolder } from '../brain/index.ts';
+import { searchedRoot } from '../brain/discover.ts';
 import type { Discovery, SessionRef } from '../brain/types.ts';
 import { redactionEnabledFromEnv } from '../redact/index.ts';
 import { buildStoresFromEnv, storePathFromEnv } from '../store/location.ts';
@@ -85,10 +86,33 @@ export async function resolveArchiveInputs(
     };
   }
 
-  const demoHome = path.resolve(projectRoot, DEMO_HOME);
   const homeSet = Boolean(env.GEMINI_HOME?.trim());
   const why = await whyNoBrainFolder(options.geminiHome ?? '~/.gemini');
   const noRootReason = homeSet ? `GEMINI_HOME=${why}` : `GEMINI_HOME is unset and ${why}`;
+
+  // The folders are gone but the store kept what they held (GEMINI_HOME deleted whole, Antigravity uninstalled):
+  // build the stored archive. Only when the store holds sessions from where discovery looked, so a GEMINI_HOME typo
+  // still finds nothing of its own and stops at the demo guard instead of quietly building whatever the store has.
+  const store = storePathFromEnv(env);
+  if (store && existsSync(store)) {
+    const stored = listStoredSessions([store]);
+    const fromHere = stored.filter((s) => searchedRoot(discovery, s.ref.root)).length;
+    if (fromHere > 0) {
+      log.warn(
+        `No brain folder found (${noRootReason}). Building from the archive store ${store}: ${stored.length} sessions, ` +
+          `${fromHere} of them from there and no longer on disk.`,
+      );
+      return {
+        discovery: { ...discovery, sessions: withStored([], [store]) },
+        isDemo: false,
+        redactionEnabled,
+        description: `${description} (no brain folder), archive store ${store}`,
+        stores: [store],
+      };
+    }
+  }
+
+  const demoHome = path.resolve(projectRoot, DEMO_HOME);
   const notice =
     `No brain folder found (${noRootReason}). Building the DEMO archive from ${DEMO_HOME}; ` +
     'set GEMINI_HOME or BRAIN_ROOTS to archive real sessions.';

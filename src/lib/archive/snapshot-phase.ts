@@ -4,8 +4,9 @@
  *
  * It snapshots nothing, and never creates a store, when there is nothing of the user's to keep: with
  * `ARCHIVE_STORE=none`, when building from other machines' stores (`ARCHIVE_STORES`), and when no brain folder is
- * found (the demo build reads `fixtures/demo` and must not write the user's default store).
+ * found and no store exists yet (the demo build reads `fixtures/demo` and must not write the user's default store).
  */
+import { existsSync } from 'node:fs';
 import { discoverSessions, discoveryOptionsFromEnv } from '../brain/index.ts';
 import { buildStoresFromEnv, storePathFromEnv } from '../store/location.ts';
 import { openStore } from '../store/schema.ts';
@@ -26,7 +27,12 @@ export async function snapshotPhase(env: NodeJS.ProcessEnv, log: ArchiveLog, opt
   const store = storePathFromEnv(env);
   if (!store) return { skipped: 'ARCHIVE_STORE=none: the site is built from the folders on disk, nothing is kept' };
   const discovery = await discoverSessions(discoveryOptionsFromEnv(env));
-  if (discovery.roots.length === 0) return { skipped: 'no brain folder found: nothing to snapshot' };
+  if (discovery.roots.length === 0) {
+    // The store is never created for nothing (the demo build must not write one). One that exists still learns
+    // that the sessions it keeps from the searched home are gone: GEMINI_HOME deleted whole is that many deleted
+    // conversations.
+    if (!existsSync(store)) return { skipped: 'no brain folder found: nothing to snapshot' };
+  }
   const db = openStore(store);
   try {
     const summary = await snapshotAll(db, discovery);

@@ -148,7 +148,22 @@ export async function discoverSessions(options: { geminiHome?: string; brainRoot
   // Before reading, the best guess at "newest first" is the modification time; compareNewestFirst orders read
   // sessions by their real start.
   sessions.sort((a, b) => b.mtimeMs - a.mtimeMs || a.id.localeCompare(b.id));
-  return { roots, sessions, shadowed, problems };
+  const searched = options.brainRoots && options.brainRoots.length > 0
+    ? { brainRoots: options.brainRoots.map((r) => path.resolve(r)) }
+    : { geminiHome: path.resolve(options.geminiHome ?? path.join(os.homedir(), '.gemini')) };
+  return { searched, roots, sessions, shadowed, problems };
+}
+
+/**
+ * Whether discovery looked where `root` is: a brain folder it listed, one of the BRAIN_ROOTS it was given, or any
+ * `<GEMINI_HOME>/<product>/brain/` of the home it listed, including a product folder deleted whole (its sessions are
+ * gone from disk as surely as one deleted conversation). A root outside what was searched says nothing.
+ */
+export function searchedRoot(discovery: Discovery, root: string): boolean {
+  if (discovery.roots.some((r) => r.path === root)) return true;
+  const { brainRoots, geminiHome } = discovery.searched;
+  if (brainRoots) return brainRoots.includes(root);
+  return geminiHome !== undefined && path.basename(root) === 'brain' && path.dirname(path.dirname(root)) === geminiHome;
 }
 
 /**

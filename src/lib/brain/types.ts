@@ -99,6 +99,12 @@ export interface ShadowedCopy {
 
 /** What discovery found: roots, the sessions to read (one per UUID), and what it skipped. */
 export interface Discovery {
+  /**
+   * Where discovery looked: the GEMINI_HOME whose `<product>/brain/` folders it listed, or the BRAIN_ROOTS it was
+   * given. The snapshot needs it to tell a brain folder that vanished (its sessions are gone from disk) from one it
+   * was never asked to read (a BRAIN_ROOTS build of one product says nothing about the others).
+   */
+  searched: { geminiHome?: string; brainRoots?: string[] };
   roots: BrainRoot[];
   sessions: SessionRef[];
   shadowed: ShadowedCopy[];

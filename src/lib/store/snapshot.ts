@@ -17,6 +17,7 @@ import { openSessionFs, listDir, readBytes, type SessionFs } from '../brain/sess
 import { ProblemBudget } from '../brain/problems.ts';
 import { CoverageTracker, MAIN, readTranscript, type StepRange } from '../brain/transcripts.ts';
 import type { TranscriptLine } from '../brain/chunks.ts';
+import { searchedRoot } from '../brain/discover.ts';
 import type { Discovery, Problem, SessionRef } from '../brain/types.ts';
 import { identitiesOf, identityKey, unionOrder, type LineIdentity } from './lines.ts';
 
@@ -398,16 +399,15 @@ export async function snapshotAll(
     }
   }
   const present = new Set([...discovery.sessions.map((r) => r.id), ...discovery.shadowed.map((s) => s.id)]);
-  const scannedRoots = new Set(discovery.roots.map((r) => r.path));
-  const unreadableRoots = new Set(discovery.problems.filter((p) => p.sessionId === undefined).map((p) => p.file));
   const now = new Date().toISOString();
   const goneNow: string[] = [];
   const candidates = db.prepare('SELECT id, root, dir FROM sessions WHERE gone_since IS NULL').all() as Array<{ id: string; root: string; dir: string }>;
   const toMark: string[] = [];
   for (const c of candidates) {
-    if (present.has(c.id) || !scannedRoots.has(c.root) || unreadableRoots.has(c.root)) continue;
-    // Gone from the listing: make sure the folder is really gone (not a folder discovery could not stat).
-    if (await fs.stat(c.dir).then(() => true, () => false)) continue;
+    if (present.has(c.id) || !searchedRoot(discovery, c.root)) continue;
+    // Gone from the listing: make sure the folder is really gone. Only ENOENT says so: a folder that cannot be
+    // stat-ed (EACCES, an unmounted disk answering EIO) may well be there.
+    if ((await fs.stat(c.dir).then(() => 'there', (error: NodeJS.ErrnoException) => error.code)) !== 'ENOENT') continue;
     toMark.push(c.id);
   }
   if (toMark.length > 0) {
