@@ -4,31 +4,26 @@
  * artifact pages, all under `/sessions/`); big code, diff and raw-record blocks carry `data-pagefind-ignore` to keep
  * the index (and its memory) bounded.
  *
- * The index is sharded: sessions are split into `SEARCH_SHARDS` shards by a stable hash of their id, one Pagefind
- * bundle each (`<outDir>/pagefind/` for shard 0, `<outDir>/pagefind/shard-<n>/` for the others), merged in the
- * browser (`src/scripts/search-page.ts`, Pagefind's `mergeIndex`). Each shard's bundle is cached under ARCHIVE_CACHE_DIR,
- * keyed by its sessions' reuse keys, so a warm build re-indexes only the shards holding a changed session. A site
+ * The index is sharded by time (`src/lib/search/shards.ts`: this month's sessions by week, older ones by quarter,
+ * a bucket too big for one Pagefind process split), one Pagefind bundle each (`<outDir>/pagefind/` for shard 0,
+ * `<outDir>/pagefind/shard-<n>/` for the others), merged in the browser (`src/scripts/search-page.ts`, Pagefind's
+ * `mergeIndex`). Which shard holds a session is read from the built `sessions.json`, so the pages and the index
+ * agree. Each shard's bundle is cached under ARCHIVE_CACHE_DIR, keyed by its sessions' reuse keys, so a warm build
+ * re-indexes only the shards holding a changed session: a new session lands in this week's shard. A site
  * with no `/sessions/` folder (the benchmark's floor) gets one index of every page, as before.
  * Pagefind reads each shard's pages itself (`indexShard`); shards are indexed on up to two Pagefind service
  * processes at once (one per core, see `openLanes`). Every `errors` array is checked, and every service is always
  * closed.
  */
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, linkSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import path from 'node:path';
 import type { AstroIntegration, AstroIntegrationLogger } from 'astro';
 import * as pagefindApi from 'pagefind';
-import {
-  INCREMENTAL_VERSION,
-  SEARCH_SHARDS,
-  currentPlan,
-  restoreReused,
-  sessionFoldersIn,
-  shardFolder,
-  shardOf,
-} from '../lib/archive/incremental.ts';
+import { INCREMENTAL_VERSION, currentPlan, restoreReused, sessionFoldersIn } from '../lib/archive/incremental.ts';
+import { shardFolder } from '../lib/search/shards.ts';
 import { joinFolders } from '../lib/join/current.ts';
 
 /** Bump when what goes into a shard changes (indexing options, globs): every cached shard is rebuilt. */
@@ -129,31 +124,67 @@ async function buildShard(
   ids: string[],
   keys: Record<string, string> | undefined,
   marks: Record<string, string> = {},
-): Promise<{ pages: number; cached: boolean }> {
+): Promise<{ pages: number; cached: boolean; key: string | undefined }> {
   const target = path.join(outDir, 'pagefind', shardFolder(n));
-  const shardCache = path.join(cacheRoot, 'search-shards', String(n));
+  // Keyed by what the bundle holds, not by its number: the numbers of the newer shards move when the weeks of a
+  // month join their quarter, and a bundle does not depend on the folder it is served from.
   const key = keys
     ? createHash('sha256')
         .update([INCREMENTAL_VERSION, SHARD_FORMAT, ...ids.map((id) => `${id}:${keys[id] ?? '?'}${marks[id] ? `:${marks[id]}` : ''}`)].join('\n'))
         .digest('hex')
         .slice(0, 32)
     : undefined;
-  const cached = key ? path.join(shardCache, key) : undefined;
+  const cached = key ? path.join(cacheRoot, SHARD_CACHE, key) : undefined;
   if (cached && existsSync(path.join(cached, 'pagefind-entry.json'))) {
     linkTree(cached, target);
-    return { pages: -1, cached: true };
+    return { pages: -1, cached: true, key };
   }
-  const tmp = path.join(cacheRoot, 'search-shards', `tmp-${n}-${process.pid}`);
+  const tmp = path.join(cacheRoot, SHARD_CACHE, `tmp-${n}-${process.pid}`);
   rmSync(tmp, { recursive: true, force: true });
   const pages = await indexShard(api, outDir, n, ids, tmp);
   linkTree(tmp, target);
   if (cached) {
-    // Keep one bundle per shard: the newest.
-    rmSync(shardCache, { recursive: true, force: true });
-    mkdirSync(shardCache, { recursive: true });
+    rmSync(cached, { recursive: true, force: true });
     renameSync(tmp, cached);
   } else rmSync(tmp, { recursive: true, force: true });
-  return { pages, cached: false };
+  return { pages, cached: false, key };
+}
+
+/** The cache of indexed shards under ARCHIVE_CACHE_DIR, one folder per bundle, named by what it holds. */
+const SHARD_CACHE = 'search-bundles';
+
+/** Drop the cached bundles this build did not use (a shard changed or merged): the cache holds one site's shards. */
+function pruneShardCache(cacheRoot: string, used: ReadonlySet<string>): void {
+  const dir = path.join(cacheRoot, SHARD_CACHE);
+  if (!existsSync(dir)) return;
+  for (const name of readdirSync(dir)) if (!used.has(name)) rmSync(path.join(dir, name), { recursive: true, force: true });
+  // The cache of the hash-sharded index this replaced (one folder per shard number).
+  rmSync(path.join(cacheRoot, 'search-shards'), { recursive: true, force: true });
+}
+
+/**
+ * The site's shards as `sessions.json` names them (each session's `searchBundle`, from `src/lib/search/shards.ts`),
+ * for the session folders present. A folder `sessions.json` does not list (it should not happen) joins shard 0, so
+ * its pages are still searchable.
+ */
+function shardsOfSite(outDir: string, ids: readonly string[]): string[][] {
+  const bundleOf = new Map<string, number>();
+  try {
+    const entries = JSON.parse(readFileSync(path.join(outDir, 'sessions.json'), 'utf8')) as Array<{ id?: unknown; searchBundle?: unknown }>;
+    for (const e of entries) {
+      const m = typeof e.searchBundle === 'string' ? /^pagefind\/(?:shard-(\d+)\/)?$/.exec(e.searchBundle) : null;
+      if (typeof e.id === 'string' && m) bundleOf.set(e.id, m[1] ? Number(m[1]) : 0);
+    }
+  } catch {
+    // No sessions.json: every session in shard 0.
+  }
+  const groups: string[][] = [[]];
+  for (const id of [...ids].sort()) {
+    const n = bundleOf.get(id) ?? 0;
+    while (groups.length <= n) groups.push([]);
+    groups[n]?.push(id);
+  }
+  return groups;
 }
 
 /**
@@ -213,8 +244,7 @@ export async function buildSearch(outDir: string, cacheRoot: string, logger: Pic
     const pages = await indexDirectory(outDir, path.join(outDir, 'pagefind'));
     return `${pages} pages`;
   }
-  const groups: string[][] = Array.from({ length: SEARCH_SHARDS }, () => []);
-  for (const id of ids.sort()) groups[shardOf(id)]?.push(id);
+  const groups = shardsOfSite(outDir, ids);
   const keys = currentPlan()?.keys;
   const marks = currentPlan()?.familyMarks;
   // Shard 0 always exists (it carries pagefind.js, which the search page loads), even with no session of its own.
@@ -225,11 +255,13 @@ export async function buildSearch(outDir: string, cacheRoot: string, logger: Pic
   let indexed = 0;
   let fromCache = 0;
   let pages = 0;
+  const used = new Set<string>();
   try {
     await Promise.all(
       lanes.map(async (api) => {
         for (let n = queue.shift(); n !== undefined; n = queue.shift()) {
           const shard = await buildShard(api, outDir, cacheRoot, n, groups[n] ?? [], keys, marks);
+          if (shard.key) used.add(shard.key);
           if (shard.cached) fromCache++;
           else {
             indexed++;
@@ -241,6 +273,7 @@ export async function buildSearch(outDir: string, cacheRoot: string, logger: Pic
   } finally {
     await Promise.all(lanes.slice(1).map((api) => api.close()));
   }
+  if (keys) pruneShardCache(cacheRoot, used);
   const withSessions = present.filter((n) => (groups[n]?.length ?? 0) > 0);
   writeFileSync(path.join(outDir, 'pagefind', 'shards.json'), `${JSON.stringify(withSessions.map((n) => shardFolder(n)))}\n`);
   return `${withSessions.length} shards of ${ids.length} sessions (${indexed} indexed, ${pages} pages; ${fromCache} unchanged, from the cache) on ${lanes.length} lanes`;

@@ -12,7 +12,9 @@
  */
 import { getCollection, getEntry } from 'astro:content';
 import { messagePagePaths, taskPagePaths, timelinePagePaths } from './archive/session-pages.ts';
-import { recordFamilyNeighbours, rendersSession, shardFolder, shardOf, shareFamilyInputs, sharedFamilyInputs } from './archive/incremental.ts';
+import { recordFamilyNeighbours, rendersSession, shareFamilyInputs, sharedFamilyInputs } from './archive/incremental.ts';
+import { siteSearchShards } from './audit/export.ts';
+import { shardFolder } from './search/shards.ts';
 import { stepDaysOf } from './audit/stats.ts';
 import { currentJoin } from './join/current.ts';
 import type { SearchBundle } from './join/join.ts';
@@ -243,8 +245,8 @@ export async function shortLinkPaths() {
 export async function searchBundles(): Promise<SearchBundle[]> {
   const joined = currentJoin();
   if (joined && joined.bundles.length > 0) return joined.bundles;
-  const shards = joined ? [] : [...new Set((await allSessions()).map((s) => shardOf(s.id)))].sort((a, b) => a - b);
-  return (shards.length > 0 ? shards : [0]).map((n) => ({ bundle: urls.pagefind(shardFolder(n)), baseUrl: urls.home() }));
+  if (joined) return [{ bundle: urls.pagefind(shardFolder(0)), baseUrl: urls.home() }];
+  return siteSearchShards(await allSessions()).map((shard) => ({ bundle: urls.pagefind(shardFolder(shard.n)), baseUrl: urls.home() }));
 }
 
 /** Each session's steps by UTC day, for the stats: from its timeline rows, or in a joined build as its part published them. */

@@ -107,6 +107,9 @@ describe('incremental builds', () => {
       }
     }
     expect([...seen.keys()].sort()).toEqual(readdirSync(path.join(outDir, 'sessions')).sort());
+    // The bundle sessions.json names for each session (what a joined site merges) is the one holding its pages.
+    const index = JSON.parse(readFileSync(path.join(outDir, 'sessions.json'), 'utf8')) as { id: string; searchBundle: string }[];
+    expect(Object.fromEntries(index.map((s) => [s.id, s.searchBundle]))).toEqual(Object.fromEntries([...seen].map(([id, folder]) => [id, `pagefind/${folder}`])));
   });
 
   describe.skipIf(!hasChromium())('search over the merged shards', () => {

@@ -50,29 +50,6 @@ export const INCREMENTAL_VERSION = 'incremental-2';
 /** The environment variable naming the plan file `scripts/build.ts` writes for the Astro process. */
 export const PLAN_ENV = 'ARCHIVE_REUSE_PLAN';
 
-/**
- * Search shards: one Pagefind index per shard of sessions (by a stable hash of the id), merged in the browser.
- * More shards make a warm rebuild re-index less; fewer make the first search fetch less (each shard costs its own
- * entry, meta and index chunks) and cold indexing cheaper (each shard pays its own index build and write).
- * Measured on a 20k-step synthetic home (46 sessions, 20k pages), 2 cores, load 5: cold indexing 63.5 s with 8
- * shards, 42.2 s with 4, 51.0 s with 2 (two lanes, one shard left for the last); first results over all shards
- * after start-up 335–391 ms (rare word) and 695–798 ms ("error", 9,670 results) with 4, 355–398 / 804–861 ms with
- * 8; start-up 380–445 ms with 4, 469–602 ms with 8. 4 is the fastest cold build and first search, and a warm
- * rebuild still re-indexes only a quarter of the pages. At 100k steps (Pagefind reading the pages itself) 8 shards
- * index faster (171 s against 229 s) but the first search over them took 642–670 ms against 365–483 ms: still 4.
- */
-export const SEARCH_SHARDS = 4;
-
-/** Which search shard holds a session's pages. */
-export function shardOf(sessionId: string, shards = SEARCH_SHARDS): number {
-  return createHash('sha1').update(sessionId).digest().readUInt32BE(0) % shards;
-}
-
-/** The folder of shard `n` under the Pagefind bundle folder: `''` for shard 0, else `shard-<n>/`. */
-export function shardFolder(n: number): string {
-  return n === 0 ? '' : `shard-${n}/`;
-}
-
 const sha = (s: string): string => createHash('sha256').update(s).digest('hex');
 
 /** What the code of the site is: every file under `src/` and `public/`, the Astro config and the lockfile. */

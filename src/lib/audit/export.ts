@@ -16,7 +16,7 @@
 import type { Session } from '../brain/types.ts';
 import type { ToolCallView, Turn, TurnItem } from '../turns/types.ts';
 import type { SessionSummary, StepRow } from '../archive/schemas.ts';
-import { shardFolder, shardOf } from '../archive/incremental.ts';
+import { assignSearchShards, indexedPages, shardBySession, shardFolder, type SearchShard } from '../search/shards.ts';
 import type { SessionAudit } from './schemas.ts';
 import { stepDaysOf } from './stats.ts';
 import { formatClock, formatDuration, formatUtc } from '../archive/format.ts';
@@ -75,8 +75,17 @@ export interface SessionIndexEntry {
   searchBundle: string;
 }
 
+/**
+ * The site's search shards over every session (`src/lib/search/shards.ts`). `sessions.json` names each session's
+ * bundle from it, and the index step groups the pages by what `sessions.json` says: one assignment for both.
+ */
+export function siteSearchShards(sessions: readonly SessionSummary[]): SearchShard[] {
+  return assignSearchShards(sessions.map((s) => ({ id: s.id, createdAt: s.createdAt, pages: indexedPages(s) })));
+}
+
 /** `/sessions.json`: every session, newest first (the order given), with its timeline rows for `stepDays`. */
 export function sessionIndex(sessions: SessionSummary[], stepsBySession: ReadonlyMap<string, readonly Pick<StepRow, 'createdAt'>[]>): SessionIndexEntry[] {
+  const shardOf = shardBySession(siteSearchShards(sessions));
   return sessions.map((s) => ({
     id: s.id,
     product: s.product,
@@ -105,7 +114,7 @@ export function sessionIndex(sessions: SessionSummary[], stepsBySession: Readonl
     ending: s.ending ?? null,
     notOnDiskSince: s.notOnDiskSince ?? null,
     base: urls.home(),
-    searchBundle: `pagefind/${shardFolder(shardOf(s.id))}`,
+    searchBundle: `pagefind/${shardFolder(shardOf.get(s.id) ?? 0)}`,
   }));
 }
 
