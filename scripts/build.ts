@@ -7,7 +7,8 @@
  *   inputs    which sessions to read; the demo never replaces a real archive (`inputs.ts`)
  *   plan      which sessions' pages to reuse from the live site, and how many render processes (`plan.ts`);
  *             when nothing changed, the build ends here ("nothing to do") and the out dir is left as it is
- *   render    `astro build` per render part, into `<outDir>.staging` and `<outDir>.part-<n>` (`render.ts`)
+ *   render    `astro build` per render part, into `<outDir>.staging` and `<outDir>.part-<n>` (`render.ts`), while
+ *             the reused folders are linked from the live site (`renderWhileLinking`)
  *   gather    the parts' session folders into the staging folder (`gather.ts`)
  *   index     the search step over the whole new site (`search.ts`)
  *   precompress  `.gz`/`.br` copies of the text files, with ARCHIVE_PRECOMPRESS (`precompress.ts`)
@@ -35,7 +36,7 @@ import { gatherParts } from '../src/lib/build/gather.ts';
 import { readBuildInputs } from '../src/lib/build/inputs.ts';
 import { joinPhase } from '../src/lib/build/join.ts';
 import { lockBuild } from '../src/lib/build/lock.ts';
-import { planPhase } from '../src/lib/build/plan.ts';
+import { planPhase, renderWhileLinking } from '../src/lib/build/plan.ts';
 import { precompressPhase, precompressSetting } from '../src/lib/build/precompress.ts';
 import { clearBuildFolders, publishSite, recoverInterruptedSwap } from '../src/lib/build/publish.ts';
 import { renderParts } from '../src/lib/build/render.ts';
@@ -72,21 +73,22 @@ try {
 
   if (joinedParts) {
     // A joined build: the parts stand for inputs and plan; one render process writes the few pages over them.
-    await renderParts(ctx, 1);
+    await renderParts(ctx, 1, { searchAfter: false });
     await precompressPhase(ctx, precompress);
     await publishSite(ctx, { plan: undefined, renderParts: 1 }, false);
   } else {
     await snapshotArchive(ctx);
     const inputs = await readBuildInputs(ctx);
-    const planned = await planPhase(ctx, inputs);
+    // The reused sessions' folders are linked while Astro renders (`linkFirst: false`).
+    let planned = await planPhase(ctx, inputs, { linkFirst: false });
     // Nothing changed since the build serving the out dir: it stays as it is (no staging, no Astro, no Pagefind).
     if (!planned.nothingToDo) {
-      await renderParts(ctx, planned.renderParts);
+      planned = await renderWhileLinking(ctx, inputs, planned);
       gatherParts(ctx, planned.renderParts);
-      await indexSearch(ctx, planned.renderParts);
+      await indexSearch(ctx);
       await precompressPhase(ctx, precompress);
       await publishSite(ctx, planned, inputs.isDemo);
-      if (planned.renderParts > 1) console.log(`built in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+      console.log(`built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     }
   }
 } catch (error) {

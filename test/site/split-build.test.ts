@@ -10,6 +10,7 @@ import * as pagefind from 'pagefind';
 import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { buildSearch } from '../../src/integrations/pagefind.ts';
 import { assignRenderParts } from '../../src/lib/archive/incremental.ts';
+import { renderProcessCount } from '../../src/lib/build/render.ts';
 import { demoBuild } from '../helpers/homes.ts';
 import { sharedBuild, type SharedBuild } from '../helpers/shared-build.ts';
 
@@ -48,23 +49,50 @@ function fragments(dir: string): Map<string, unknown> {
   return out;
 }
 
+describe('renderProcessCount', () => {
+  const MiB = 2 ** 20;
+  const env = { ARCHIVE_RENDER_PROCESSES: '' };
+  it('renders a small build in one process, a big one in a part per core, and a huge one in parts a process can hold', () => {
+    expect(renderProcessCount(20 * MiB, 30, env)).toBe(1);
+    expect(renderProcessCount(285 * MiB, 263, env)).toBe(2);
+    // 1M steps: 2.85 GB of sessions in parts of at most 160 MiB, not two parts of 1.4 GB (~20 GiB of heap each).
+    expect(renderProcessCount(2_850 * MiB, 2_630, env)).toBe(18);
+    expect(renderProcessCount(2_850 * MiB, 5, env)).toBe(5);
+    expect(renderProcessCount(20 * MiB, 30, { ARCHIVE_RENDER_PROCESSES: '2' })).toBe(2);
+  });
+});
+
 describe('a build in two render processes', () => {
   let single: SharedBuild;
   let split: SharedBuild;
+  let many: SharedBuild;
   beforeAll(async () => {
     single = await demoBuild();
     const emptyHome = mkdtempSync(path.join(os.tmpdir(), 'agy-empty-home-'));
     try {
       split = await sharedBuild('demo-split', { GEMINI_HOME: emptyHome, ARCHIVE_RENDER_PROCESSES: '2' });
+      // Parts of at most ~10 KB of sessions: every demo session a part of its own, two processes at a time.
+      many = await sharedBuild('demo-many-parts', { GEMINI_HOME: emptyHome, ARCHIVE_RENDER_PROCESSES: '2', ARCHIVE_RENDER_PART_MIB: '0.01' });
     } finally {
       rmSync(emptyHome, { recursive: true, force: true });
     }
     expect(single.code).toBe(0);
     expect(split.code, split.output.slice(-3000)).toBe(0);
+    expect(many.code, many.output.slice(-3000)).toBe(0);
   }, 900_000);
 
+  it('renders more parts than processes at once, and writes the same site', () => {
+    expect(many.output).toContain('rendering in 8 parts, 2 processes at a time');
+    expect(many.output).toMatch(/\[render 8\/8\] /);
+    const names = files(many.outDir);
+    expect(names).toEqual(files(single.outDir));
+    const differing = names.filter((n) => !readFileSync(path.join(many.outDir, n)).equals(readFileSync(path.join(single.outDir, n))));
+    expect(differing.sort()).toEqual(['.agy-archive-build', path.join('report', 'index.html')].sort());
+    expect([...fragments(many.outDir).keys()].sort()).toEqual([...fragments(single.outDir).keys()].sort());
+  });
+
   it('says so, and leaves no part folder behind', () => {
-    expect(split.output).toContain('rendering in 2 processes');
+    expect(split.output).toContain('rendering in 2 parts, 2 processes at a time');
     // The first process reads every session (it renders the pages over all of them); the second only its own, and
     // takes the session tree's inputs from the first (see test/family/family-inputs.test.ts for the hand-off).
     expect(split.output).toMatch(/\[render 1\/2\] .*archive: 8 sessions/);

@@ -379,17 +379,38 @@ export interface PlanFolders {
   reused: string;
 }
 
+/** What to plan besides the keys: sessions not to reuse whatever their key, and whether to link before returning. */
+export interface PlanOptions {
+  /** Sessions whose folders were found not as published by an earlier try of this build: rendered. */
+  distrust?: readonly string[];
+  /**
+   * Link the reused folders before the plan is returned, leaving out (rendering) any not as published. Without it
+   * the plan reuses every unchanged session and `linked` links them while Astro renders (one core each: linking
+   * 100k files took 10 s of a 48 s warm build at 100k steps, before Astro started); a folder found not as
+   * published then fails the try, and the build plans again with it distrusted.
+   */
+  linkFirst?: boolean;
+}
+
+/** The plan, its file, and the linking of the reused folders: resolves with the sessions not as published. */
+export interface PlannedReuse {
+  plan: BuildPlan;
+  planFile: string;
+  linked: Promise<string[]>;
+}
+
 /**
  * Before `astro build`: compare every session's key with the last build's, set the unchanged sessions' folders of
- * the live site aside into `folders.reused` (hard links; a folder whose files differ from the manifest's record is
- * rendered instead), and write the plan. The live site is only read. Returns the plan and the path of its file.
+ * the live site aside into `folders.reused` (hard links, checked against the manifest's record of each folder), and
+ * write the plan. The live site is only read.
  */
 export async function planBuild(
   cacheDir: string,
   folders: PlanFolders,
   { shared, keys, neighbours = {}, discovery }: { shared: string; keys: Record<string, string>; neighbours?: Record<string, string[]>; discovery?: string },
   split: (toRender: string[]) => Record<string, number> | undefined = () => undefined,
-): Promise<{ plan: BuildPlan; planFile: string }> {
+  options: PlanOptions = { linkFirst: true },
+): Promise<PlannedReuse> {
   const dir = incrementalDir(cacheDir);
   mkdirSync(dir, { recursive: true });
   const outDir = folders.live;
@@ -410,9 +431,11 @@ export async function planBuild(
           ? "the site's code or build settings changed"
           : undefined;
   const familyMarks: Record<string, string> = {};
+  let linked: Promise<string[]> = Promise.resolve([]);
   if (previous && whyNone === undefined) {
+    const distrusted = new Set(options.distrust ?? []);
     const candidates = Object.entries(keys).filter(([id, key]) => {
-      if (previous.keys[id] !== key || previous.folders[id] === undefined) return false;
+      if (previous.keys[id] !== key || previous.folders[id] === undefined || distrusted.has(id)) return false;
       const family = neighbours[id] ?? [];
       if (family.some((n) => previous.keys[n] !== keys[n])) {
         familyMarks[id] = sha(family.map((n) => `${n}:${keys[n] ?? 'missing'}`).join('\0'));
@@ -420,18 +443,31 @@ export async function planBuild(
       }
       return true;
     });
-    // A few sessions at a time, each linking its files with calls in flight at once.
-    await mapBounded(candidates, 4, async ([id]) => {
-      const to = path.join(folders.reused, id);
-      try {
-        if ((await linkFolder(path.join(outDir, 'sessions', id), to)) !== previous.folders[id]) throw new Error('changed since it was published');
-        reused.push(id);
-        reusedFolders[id] = previous.folders[id] as string;
-      } catch {
-        // Missing, unreadable or not as published: render this session again.
-        await fs.rm(to, { recursive: true, force: true });
-      }
-    });
+    // A few sessions at a time, each linking its files with calls in flight at once. Resolves with the sessions
+    // whose folder is missing, unreadable or not as published (their partial links removed).
+    const link = async (): Promise<string[]> => {
+      const bad: string[] = [];
+      await mapBounded(candidates, 4, async ([id]) => {
+        const to = path.join(folders.reused, id);
+        try {
+          if ((await linkFolder(path.join(outDir, 'sessions', id), to)) !== previous.folders[id]) throw new Error('changed since it was published');
+        } catch {
+          bad.push(id);
+          await fs.rm(to, { recursive: true, force: true });
+        }
+      });
+      return bad.sort();
+    };
+    if (options.linkFirst) {
+      const bad = new Set(await link());
+      for (const [id] of candidates) if (!bad.has(id)) reused.push(id);
+    } else {
+      for (const [id] of candidates) reused.push(id);
+      linked = link();
+      // Never an unhandled rejection while Astro runs: the caller awaits it after rendering.
+      linked.catch(() => {});
+    }
+    for (const id of reused) reusedFolders[id] = previous.folders[id] as string;
   }
   const reusedSet = new Set(reused);
   const parts = split(Object.keys(keys).filter((id) => !reusedSet.has(id)));
@@ -451,7 +487,7 @@ export async function planBuild(
   if (Object.keys(familyMarks).length > 0) plan.familyMarks = familyMarks;
   const planFile = path.join(dir, 'plan.json');
   writeAtomic(planFile, JSON.stringify(plan));
-  return { plan, planFile };
+  return { plan, planFile, linked };
 }
 
 let planOnce: BuildPlan | null | undefined;

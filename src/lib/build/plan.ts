@@ -16,10 +16,12 @@ import {
   siteFingerprint,
   whySomethingToDo,
   type BuildPlan,
+  type PlanOptions,
 } from '../archive/incremental.ts';
 import type { BuildContext } from './context.ts';
 import { precompressSetting } from './precompress.ts';
-import { renderProcessCount } from './render.ts';
+import { clearBuildFolders } from './publish.ts';
+import { renderParts, renderProcessCount } from './render.ts';
 
 /** The plan, and how many render processes carry it out. */
 export interface PlannedBuild {
@@ -28,13 +30,15 @@ export interface PlannedBuild {
   renderParts: number;
   /** True when the served site is already what this build would write: nothing is rendered, indexed or published. */
   nothingToDo?: boolean;
+  /** The linking of the reused folders (`planBuild`): resolves with the sessions whose folder was not as published. */
+  linked?: Promise<string[]>;
 }
 
 /**
  * Decide which sessions' pages to reuse and how many processes render the rest; on any error, plan a full build
  * (correctness first). Puts the plan's file into the render processes' environment.
  */
-export async function planPhase(ctx: BuildContext, inputs: ArchiveInputs): Promise<PlannedBuild> {
+export async function planPhase(ctx: BuildContext, inputs: ArchiveInputs, options?: PlanOptions): Promise<PlannedBuild> {
   const started = Date.now();
   try {
     const keyed = await sessionReuseKeys(inputs, await siteFingerprint(ctx.projectRoot), {
@@ -52,21 +56,48 @@ export async function planPhase(ctx: BuildContext, inputs: ArchiveInputs): Promi
       );
       return { plan: undefined, renderParts: 0, nothingToDo: true };
     }
-    const { plan, planFile } = await planBuild(ctx.cacheDir, ctx.folders, { ...keyed, discovery }, (toRender) => {
+    const { plan, planFile, linked } = await planBuild(ctx.cacheDir, ctx.folders, { ...keyed, discovery }, (toRender) => {
       const count = renderProcessCount(toRender.reduce((sum, id) => sum + (keyed.bytes[id] ?? 0), 0), toRender.length, ctx.env);
       return count > 1 ? assignRenderParts(toRender, keyed.bytes, count) : undefined;
-    });
+    }, options);
     ctx.env[PLAN_ENV] = planFile;
     const total = Object.keys(keyed.keys).length;
     console.log(
       `incremental: reused pages of ${plan.reused.length} unchanged sessions, rendering ${total - plan.reused.length}` +
         `${plan.whyNone ? ` (${plan.whyNone})` : ''}; planned in ${((Date.now() - started) / 1000).toFixed(1)} s`,
     );
-    return { plan, renderParts: plan.parts ? Math.max(...Object.values(plan.parts)) + 1 : 1 };
+    return { plan, renderParts: plan.parts ? Math.max(...Object.values(plan.parts)) + 1 : 1, linked };
   } catch (error) {
     abandonBuild(ctx.cacheDir);
     delete ctx.env[PLAN_ENV];
     console.warn(`incremental: could not plan a partial build (${String(error)}); rendering every session`);
     return { plan: undefined, renderParts: 1 };
   }
+}
+
+/**
+ * The render phase of a planned build, while the reused folders are linked on the other core. When a reused folder
+ * turns out not to be as published (a page deleted or cut short by hand since), this try's pages are thrown away
+ * and the build plans again, rendering that session, with the linking done first this time. Returns the plan the
+ * site was rendered with.
+ */
+export async function renderWhileLinking(ctx: BuildContext, inputs: ArchiveInputs, planned: PlannedBuild): Promise<PlannedBuild> {
+  let rendered: unknown;
+  try {
+    await renderParts(ctx, planned.renderParts);
+  } catch (error) {
+    rendered = error;
+  }
+  // Always waited for, even when rendering failed: the folders are cleared after this phase.
+  const notAsPublished = await (planned.linked ?? Promise.resolve([]));
+  if (rendered) throw rendered;
+  if (notAsPublished.length === 0) return planned;
+  console.warn(
+    `incremental: ${notAsPublished.length} reused session folders are not as published (e.g. ${notAsPublished[0]}); ` +
+      'planning again and rendering them',
+  );
+  await clearBuildFolders(ctx.folders);
+  const again = await planPhase(ctx, inputs, { distrust: notAsPublished, linkFirst: true });
+  await renderParts(ctx, again.renderParts);
+  return again;
 }
