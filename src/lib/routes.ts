@@ -13,8 +13,7 @@
 import { getCollection, getEntry } from 'astro:content';
 import { messagePagePaths, taskPagePaths, timelinePagePaths } from './archive/session-pages.ts';
 import { recordFamilyNeighbours, rendersSession, shareFamilyInputs, sharedFamilyInputs } from './archive/incremental.ts';
-import { siteSearchShards } from './audit/export.ts';
-import { shardFolder } from './search/shards.ts';
+import { shardFolder, siteSearchShards } from './search/shards.ts';
 import { stepDaysOf } from './audit/stats.ts';
 import { currentJoin } from './join/current.ts';
 import type { SearchBundle } from './join/join.ts';

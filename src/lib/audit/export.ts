@@ -16,7 +16,7 @@
 import type { Session } from '../brain/types.ts';
 import type { ToolCallView, Turn, TurnItem } from '../turns/types.ts';
 import type { SessionSummary, StepRow } from '../archive/schemas.ts';
-import { assignSearchShards, indexedPages, shardBySession, shardFolder, type SearchShard } from '../search/shards.ts';
+import { shardBySession, shardFolder, siteSearchShards } from '../search/shards.ts';
 import type { SessionAudit } from './schemas.ts';
 import { stepDaysOf } from './stats.ts';
 import { formatClock, formatDuration, formatUtc } from '../archive/format.ts';
@@ -73,14 +73,6 @@ export interface SessionIndexEntry {
   base: string;
   /** The Pagefind bundle holding the session's pages, relative to the base (`pagefind/`, `pagefind/shard-2/`). */
   searchBundle: string;
-}
-
-/**
- * The site's search shards over every session (`src/lib/search/shards.ts`). `sessions.json` names each session's
- * bundle from it, and the index step groups the pages by what `sessions.json` says: one assignment for both.
- */
-export function siteSearchShards(sessions: readonly SessionSummary[]): SearchShard[] {
-  return assignSearchShards(sessions.map((s) => ({ id: s.id, createdAt: s.createdAt, pages: indexedPages(s) })));
 }
 
 /** `/sessions.json`: every session, newest first (the order given), with its timeline rows for `stepDays`. */

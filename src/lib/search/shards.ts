@@ -52,6 +52,14 @@ export function indexedPages(session: { stepCount: number; artifactCount: number
   return session.stepCount + session.artifactCount + 1;
 }
 
+/**
+ * The site's search shards over every session's summary. `sessions.json` names each session's bundle from it, the
+ * search page lists its bundles, and the index step groups the pages by what `sessions.json` says: one assignment.
+ */
+export function siteSearchShards(sessions: readonly { id: string; createdAt: string; stepCount: number; artifactCount: number }[]): SearchShard[] {
+  return assignSearchShards(sessions.map((s) => ({ id: s.id, createdAt: s.createdAt, pages: indexedPages(s) })));
+}
+
 const DAY_MS = 86_400_000;
 
 /** The bucket of a start time `t` (ms), given the newest session's `newest` (ms); sortable by start. */
