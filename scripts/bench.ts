@@ -216,7 +216,10 @@ const weights = pageWeights(out);
 say(`page weight: largest session page ${weights.largestSessionPage?.bytes ?? 0} B, largest page under a session ${weights.largestPageUnderSession?.bytes ?? 0} B (${weights.largestPageUnderSession?.page ?? '—'}), ${weights.pagesOverCap} over 1.5 MB`);
 const ourSearch = await search(out, flags.query);
 
-const added = writeSyntheticSession(home, { steps: 300, seed: Number(flags.seed) + 1_000_003, product: 'antigravity', dayOffset: 5000 });
+// The daily rebuild: a session started 7 hours after the newest one (the home's sessions are 7 hours apart), so in
+// the same month and most often the same week, as a new conversation is. (Until 4725996 it started ~4 years later,
+// which now measures the monthly case instead: the weeks of the month before join their quarter's search shards.)
+const added = writeSyntheticSession(home, { steps: 300, seed: Number(flags.seed) + 1_000_003, product: 'antigravity', dayOffset: written.sessions.length });
 loads.warm = load();
 say(`warm rebuild after adding session ${added.id} (${added.entries} steps) (load ${loads.warm})`);
 const warm = await measure('warm', process.execPath, [path.join(projectRoot, 'scripts/build.ts')], {
