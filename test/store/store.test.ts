@@ -193,14 +193,19 @@ describe('a brain folder deleted whole', () => {
   }
   const gone = (store: string) =>
     Object.fromEntries(listStoredSessions([store]).map((s) => [s.ref.id, s.notOnDiskSince !== undefined]));
-
-  it('marks the sessions of a product folder removed from GEMINI_HOME, and only those', async () => {
+  /** A home with SESSION_A in antigravity/ (and SESSION_B in jetski/), snapshotted once into a fresh store. */
+  async function snapshottedHome(withJetski = true): Promise<{ dir: string; home: string; store: string }> {
     const dir = tempDir();
     const home = path.join(dir, 'home');
     const store = path.join(dir, 'archive.sqlite');
     writeIn(home, 'antigravity', SESSION_A);
-    writeIn(home, 'jetski', SESSION_B);
+    if (withJetski) writeIn(home, 'jetski', SESSION_B);
     await snapshotHome(store, home);
+    return { dir, home, store };
+  }
+
+  it('marks the sessions of a product folder removed from GEMINI_HOME, and only those', async () => {
+    const { home, store } = await snapshottedHome();
     rmSync(path.join(home, 'jetski'), { recursive: true });
     const after = await snapshotHome(store, home);
     expect(after.goneNow).toEqual([SESSION_B]);
@@ -208,12 +213,7 @@ describe('a brain folder deleted whole', () => {
   });
 
   it('says nothing of a brain folder a BRAIN_ROOTS run was not given, and marks one it was given that vanished', async () => {
-    const dir = tempDir();
-    const home = path.join(dir, 'home');
-    const store = path.join(dir, 'archive.sqlite');
-    writeIn(home, 'antigravity', SESSION_A);
-    writeIn(home, 'jetski', SESSION_B);
-    await snapshotHome(store, home);
+    const { home, store } = await snapshottedHome();
     const only = async (...roots: string[]) => {
       const db = openStore(store);
       try {
@@ -230,12 +230,7 @@ describe('a brain folder deleted whole', () => {
   });
 
   it('keeps every session of a GEMINI_HOME deleted whole, marked, and builds them from the store', async () => {
-    const dir = tempDir();
-    const home = path.join(dir, 'home');
-    const store = path.join(dir, 'archive.sqlite');
-    writeIn(home, 'antigravity', SESSION_A);
-    writeIn(home, 'jetski', SESSION_B);
-    await snapshotHome(store, home);
+    const { home, store } = await snapshottedHome();
     rmSync(home, { recursive: true });
     const env = { GEMINI_HOME: home, BRAIN_ROOTS: '', ARCHIVE_STORE: store, ARCHIVE_STORES: '' };
     const outcome = await snapshotPhase(env, { info: () => {}, warn: () => {} });
@@ -248,11 +243,7 @@ describe('a brain folder deleted whole', () => {
   });
 
   it('does not build the store for a GEMINI_HOME that never held its sessions (a typo), nor create one', async () => {
-    const dir = tempDir();
-    const home = path.join(dir, 'home');
-    const store = path.join(dir, 'archive.sqlite');
-    writeIn(home, 'antigravity', SESSION_A);
-    await snapshotHome(store, home);
+    const { dir, store } = await snapshottedHome(false);
     const typo = { GEMINI_HOME: path.join(dir, 'hmoe'), BRAIN_ROOTS: '', ARCHIVE_STORE: store, ARCHIVE_STORES: '' };
     await snapshotPhase(typo, { info: () => {}, warn: () => {} });
     expect(gone(store)).toEqual({ [SESSION_A]: false });
