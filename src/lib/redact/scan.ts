@@ -7,8 +7,16 @@
  * reading of every string of the call (one session): wherever it is written, in whatever encoding, it goes.
  */
 import { lintSource } from '@secretlint/core';
+import { secretLintProfiler } from '@secretlint/profiler';
 import { AWS_SECRET_AT, OWN_PATTERNS, PREFILTER, SCAN_TRIGGER, SECRETLINT_CONFIG, kindForSecretlint } from './patterns.ts';
 import { type Reading, rangeInRoot, readingsOf } from './readings.ts';
+
+// secretlint 12 profiles every lint whether anyone asks or not: each rule of each call sets performance marks, and
+// its PerformanceObserver scans every mark kept so far on each one (secretlint/secretlint#1633, #1653; fixed in 13
+// by `setEnabled`, #1673). The scan is quadratic in the marks of the process: at 1M steps the first render process
+// spent over 10 minutes in that observer after reading every session, and the marks are never freed. Nothing here
+// reads the profile, so no marks are made.
+secretLintProfiler.mark = () => {};
 
 /** A range of one string to replace by `[REDACTED:<kind>]`. */
 export interface Hit {
