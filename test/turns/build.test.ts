@@ -279,6 +279,19 @@ describe.skipIf(!realHome)('turn builder on the real sessions', async () => {
     expect(call(t, '131.0').outcome).toMatchObject({ status: 'ok', completedAt: '2026-08-17T14:24:47Z', durationMs: 16000 });
   });
 
+  it('keeps a background task out of its turn\'s time: the turn ends with its own last step, not the task', () => {
+    const { t } = turnsOf(real, '86033144');
+    // Turn 17 started a command that went on in the background for 8 days; turn 52 holds the notice that it
+    // finished (step 7592, 2026-08-11). Both were 184–187 h; the turns themselves took minutes.
+    const byNumber = new Map(t.turns.map((turn) => [turn.number, turn]));
+    expect(byNumber.get(17)?.stats.endedAt).toBe('2026-08-03T14:52:43.000Z');
+    expect(byNumber.get(52)?.stats.wallClockMs).toBeLessThan(60_000);
+    const backgroundCall = t.calls.find((c) => c.callStepKey === '7188');
+    expect(backgroundCall?.outcome.background).toBeDefined();
+    expect(backgroundCall?.outcome.durationMs).toBeGreaterThan(100 * 3_600_000);
+    for (const turn of t.turns) expect(turn.stats.wallClockMs ?? 0, `turn ${turn.number}`).toBeLessThan(24 * 3_600_000);
+  });
+
   it('never marks an exit-0 command failed, and always marks a non-zero exit failed', () => {
     for (const s of real.values()) {
       for (const c of buildTurns(s).calls) {

@@ -415,7 +415,9 @@ export function buildTurns(input: TurnInput): SessionTurns {
       st.stepsPerModel[m] = (st.stepsPerModel[m] ?? 0) + 1;
       stepsPerModel[m] = (stepsPerModel[m] ?? 0) + 1;
       const at = ms(s.createdAt);
-      if (at !== undefined) times.push(at);
+      // A notice that a background task finished is the task's time, not the turn's: on real history it came 8
+      // days after its turn (86033144 step 7592), and a turn of 12 s read as 184 h.
+      if (at !== undefined && !finishedBy.has(s.key)) times.push(at);
       for (const c of callsByStep.get(p) ?? []) {
         st.toolCalls++;
         if (c.outcome.status === 'failed') st.failures++;
@@ -426,7 +428,11 @@ export function buildTurns(input: TurnInput): SessionTurns {
         }
         const a = ms(c.outcome.startedAt);
         const b = ms(c.outcome.completedAt);
-        if (a !== undefined && b !== undefined) {
+        // A command that went on in the background ends when its task does (a dev server: days later); the turn
+        // moved on when it was started. Its run is on the call (`durationMs`), not in the turn's time.
+        if (c.outcome.background) {
+          if (a !== undefined) times.push(a);
+        } else if (a !== undefined && b !== undefined) {
           intervals.push([a, b]);
           times.push(b);
         }
