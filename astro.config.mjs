@@ -27,5 +27,11 @@ export default defineConfig({
     build: { assetsInlineLimit: 0 },
   },
   devToolbar: { enabled: false },
+  experimental: {
+    // The content store in 10 MB chunks rather than one JSON file: at 1M steps the first render process's store
+    // (every session's summary and timeline rows) was 524 MB, and Astro's virtual module holding it as one string
+    // failed with "Invalid string length" (V8's limit is ~512 MiB).
+    collectionStorage: 'chunked',
+  },
   integrations: [mdx(), pagefind()],
 });
