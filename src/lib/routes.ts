@@ -12,7 +12,8 @@
  */
 import { getCollection, getEntry } from 'astro:content';
 import { messagePagePaths, taskPagePaths, timelinePagePaths } from './archive/session-pages.ts';
-import { recordFamilyNeighbours, rendersSession, shareFamilyInputs, sharedFamilyInputs } from './archive/incremental.ts';
+import { recordFamilyNeighbours, rendersSession, sharedFamilyInputs } from './archive/incremental.ts';
+import { newestSessionFirst } from './archive/order.ts';
 import { shardFolder, siteSearchShards } from './search/shards.ts';
 import { stepDaysOf } from './audit/stats.ts';
 import { currentJoin } from './join/current.ts';
@@ -50,12 +51,10 @@ function collections(): Promise<Collections> {
     rowsToo ? getCollection('artifacts') : Promise.resolve([]),
   ]).then(([sessions, steps, artifacts]) => {
     const loaded = {
-      sessions: sessions.map((e) => e.data as SessionSummary).sort(newestFirst),
+      sessions: sessions.map((e) => e.data as SessionSummary).sort(newestSessionFirst),
       steps: bySession(steps.map((e) => e.data as StepRow)),
       artifacts: bySession(artifacts.map((e) => e.data as ArtifactRow)),
     };
-    // Part 0 of a split build read every session: the other render processes take the tree's inputs from it.
-    shareFamilyInputs(loaded.sessions);
     return loaded;
   },
   );
@@ -128,9 +127,6 @@ export function renderedSessions(): Promise<SessionSummary[]> {
   return renderedOnce;
 }
 
-function newestFirst(a: SessionSummary, b: SessionSummary): number {
-  return a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : a.id.localeCompare(b.id);
-}
 
 const EMPTY_ARCHIVE: ArchiveInfo = {
   isDemo: false,

@@ -41,7 +41,8 @@ import {
   type SessionSummary,
 } from '../lib/archive/index.ts';
 import { spillSession } from '../lib/archive/detail.ts';
-import { renderPart, rendersSession } from '../lib/archive/incremental.ts';
+import { renderPart, rendersSession, shareFamilyInputs } from '../lib/archive/incremental.ts';
+import { newestSessionFirst } from '../lib/archive/order.ts';
 
 /** Bump when what the loader stores changes, so every digest changes and a warm build re-reads everything. */
 // 9: the session tree's evidence (`family`) on each session entry, on top of the turn builder's 8.
@@ -262,6 +263,10 @@ export function sessionsLoader(options: BrainLoaderOptions = {}): Loader {
         },
         true,
       );
+      // Part 0 of a split build read every session: the other render processes take the session tree's inputs from
+      // it, as soon as its sessions are read. Handed on when its pages started, they waited through its content
+      // store's write and Vite: at 1M steps render part 2 sat idle for 20 minutes with a render slot.
+      shareFamilyInputs([...store.values()].map((entry) => entry.data as SessionSummary).sort(newestSessionFirst));
       let steps = 0;
       let artifacts = 0;
       let problems = problemTotal(inputs.discovery.problems);
