@@ -118,6 +118,26 @@ describe('two snapshots at once', () => {
   }, 120_000);
 });
 
+describe('a new store opened by many processes at once', () => {
+  it('is set up once and taken as ours by every one of them', async () => {
+    const dir = tempDir();
+    const schema = path.join(projectRoot, 'src', 'lib', 'store', 'schema.ts');
+    const code = `import { openStore } from ${JSON.stringify(schema)}; openStore(process.argv[1]).close();`;
+    const open = (store: string) =>
+      new Promise<{ code: number | null; err: string }>((resolve) => {
+        execFile(process.execPath, ['--input-type=module', '-e', code, store], (error, _out, err) => resolve({ code: error ? (error.code as number) ?? 1 : 0, err }));
+      });
+    // Each round a fresh store and 6 processes racing to create it: a reader between another's first migration
+    // reads and its commit once took the half-made store for another program's.
+    for (let round = 0; round < 3; round++) {
+      const store = path.join(dir, `race-${round}.sqlite`);
+      const results = await Promise.all(Array.from({ length: 6 }, () => open(store)));
+      for (const r of results) expect(r, r.err).toMatchObject({ code: 0 });
+      expect(query(store, 'PRAGMA user_version')).toEqual([{ user_version: SCHEMA_VERSION }]);
+    }
+  }, 120_000);
+});
+
 describe('a store that is not ours', () => {
   it('stops npm run archive and npm run build with a message and a hint, file untouched', async () => {
     const dir = tempDir();

@@ -212,9 +212,17 @@ function checkOwnership(db: DatabaseSync, file: string): void {
   let version: number;
   let tables: number;
   try {
-    appId = Number((db.prepare('PRAGMA application_id').get() as { application_id: number }).application_id);
-    version = Number((db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version);
-    tables = Number((db.prepare("SELECT count(*) AS n FROM sqlite_schema").get() as { n: number }).n);
+    // One read transaction: three reads apart could see another process's first migration commit between them
+    // (application_id 0, then its tables) and take a new store for another program's (seen on a loaded CI run of
+    // two snapshots at once).
+    db.exec('BEGIN');
+    try {
+      appId = Number((db.prepare('PRAGMA application_id').get() as { application_id: number }).application_id);
+      version = Number((db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version);
+      tables = Number((db.prepare("SELECT count(*) AS n FROM sqlite_schema").get() as { n: number }).n);
+    } finally {
+      db.exec('COMMIT');
+    }
   } catch (error) {
     throw new StoreError(
       `The archive store ${file} cannot be read (${(error as Error).message}); it was left untouched.`,
