@@ -13,7 +13,7 @@ import { searchedRoot } from '../brain/discover.ts';
 import type { Discovery, SessionRef } from '../brain/types.ts';
 import { redactionEnabledFromEnv } from '../redact/index.ts';
 import { buildStoresFromEnv, storePathFromEnv } from '../store/location.ts';
-import { listStoredSessions } from '../store/read.ts';
+import { listStoredSessions, type StoredSessionInfo } from '../store/read.ts';
 
 /** The demo GEMINI_HOME, relative to the project root. */
 export const DEMO_HOME = 'fixtures/demo';
@@ -67,7 +67,7 @@ export async function resolveArchiveInputs(
   if (buildStores.length > 0) {
     // Other machines' stores: their sessions only (the folders here are not read).
     return {
-      discovery: { ...discovery, sessions: withStored([], buildStores) },
+      discovery: { ...discovery, sessions: withStored([], listStoredSessions(buildStores)) },
       isDemo: false,
       redactionEnabled,
       description: `ARCHIVE_STORES=${buildStores.join(':')}`,
@@ -78,7 +78,7 @@ export async function resolveArchiveInputs(
     const store = storePathFromEnv(env);
     if (!store || !existsSync(store)) return { discovery, isDemo: false, redactionEnabled, description, stores: [] };
     return {
-      discovery: { ...discovery, sessions: withStored(discovery.sessions, [store]) },
+      discovery: { ...discovery, sessions: withStored(discovery.sessions, listStoredSessions([store])) },
       isDemo: false,
       redactionEnabled,
       description: `${description}, archive store ${store}`,
@@ -103,7 +103,7 @@ export async function resolveArchiveInputs(
           `${fromHere} of them from there and no longer on disk.`,
       );
       return {
-        discovery: { ...discovery, sessions: withStored([], [store]) },
+        discovery: { ...discovery, sessions: withStored([], stored) },
         isDemo: false,
         redactionEnabled,
         description: `${description} (no brain folder), archive store ${store}`,
@@ -129,8 +129,8 @@ export async function resolveArchiveInputs(
 }
 
 /** The stores' sessions, plus the folders on disk the stores do not hold (yet), newest first as discovery orders. */
-function withStored(onDisk: SessionRef[], stores: string[]): SessionRef[] {
-  const stored = listStoredSessions(stores).map((s) => s.ref);
+function withStored(onDisk: SessionRef[], storedSessions: readonly StoredSessionInfo[]): SessionRef[] {
+  const stored = storedSessions.map((s) => s.ref);
   const ids = new Set(stored.map((r) => r.id));
   return [...stored, ...onDisk.filter((r) => !ids.has(r.id))].sort((a, b) => b.mtimeMs - a.mtimeMs || a.id.localeCompare(b.id));
 }
