@@ -322,8 +322,11 @@ class SearchPage {
   private async showMore(generation: number): Promise<void> {
     const next = this.results.slice(this.shown, this.shown + PAGE_SIZE);
     this.shown += next.length;
+    // One page at a time: a second click while fragments load would append the pages out of order.
+    this.more.disabled = true;
     const fragments = await Promise.all(next.map((r) => r.data()));
     if (generation !== this.generation) return;
+    this.more.disabled = false;
     this.list.append(...fragments.map(resultNode));
     this.more.hidden = this.shown >= this.results.length;
     if (!this.more.hidden) this.more.textContent = `More results (${plural(this.results.length - this.shown, 'more', 'more')})`;

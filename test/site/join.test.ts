@@ -219,7 +219,8 @@ describe.skipIf(!hasChromium())('search over the joined site in the browser', ()
     // Near matches can fill the first page of results: every page of them is shown ("More results").
     const more = page.locator('#search-more');
     const links = async () => {
-      if (await more.isVisible()) await more.click();
+      // The button can move or hide while a page of results lands; the poll asks again, so a missed click is fine.
+      if (await more.isVisible()) await more.click({ timeout: 2_000 }).catch(() => undefined);
       return page.locator(RESULT_LINK).evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''));
     };
     await expect
