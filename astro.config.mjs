@@ -1,7 +1,7 @@
 // Integrations and build settings only; no logic. Env: ARCHIVE_BASE (sub-path), ARCHIVE_OUT_DIR (default dist),
 // ARCHIVE_CACHE_DIR (default node_modules/.cache/agy-archive; Astro's cache lives in its `astro/` folder),
 // ARCHIVE_RENDER_PART (set by scripts/build.ts for each render process of a split build), ARCHIVE_CONTENT_CHUNKED
-// (set by scripts/build.ts for big archives).
+// (`1`: Astro's content store in chunks).
 import path from 'node:path';
 import { defineConfig } from 'astro/config';
 import mdx from '@astrojs/mdx';
@@ -28,11 +28,11 @@ export default defineConfig({
     build: { assetsInlineLimit: 0 },
   },
   devToolbar: { enabled: false },
-  // The content store in ~10 MB chunks rather than one JSON file, for big archives only (scripts/build.ts sets
-  // ARCHIVE_CONTENT_CHUNKED from 1 GiB of sessions): at 1M steps the first render process's store (every session's
-  // summary and timeline rows) was 524 MB, and Astro's virtual module holding it as one string failed with
-  // "Invalid string length" (V8's limit is ~512 MiB). Not always: Astro 7.3 cuts chunks by encoding the store one
-  // character at a time, minutes for 500 MB and seconds for the 50 MB of 100k steps, on every build that changes it.
+  // The content store in ~10 MB chunks rather than one JSON file, on request only. One file holds a few hundred MB
+  // at most: Astro's virtual module takes it as one string, and V8 stops at ~512 MiB. It held every timeline row
+  // until a process kept only the rows of the sessions it renders (524 MB at 1M steps then; the summaries alone are
+  // ~2 % of the archive's bytes). Off by default: Astro 7.3 cuts chunks by encoding the store one character at a
+  // time, 18 minutes for those 524 MB.
   experimental: process.env.ARCHIVE_CONTENT_CHUNKED === '1' ? { collectionStorage: 'chunked' } : {},
   integrations: [mdx(), pagefind()],
 });

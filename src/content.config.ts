@@ -2,8 +2,10 @@
  * The content collections, fed by our loaders over the archive pipeline.
  *
  * - `sessions`: one lean entry per session (id = UUID): header, counts, uploads, problems, redactions, audit rows.
- * - `steps`: one entry per timeline entry (id `<uuid>/<key>`): type, status, time, tools, a one-line summary.
- * - `artifacts`: one entry per root artifact (id `<uuid>/<slug>`): name, metadata summary, update time, versions.
+ * - `steps`: one entry per timeline entry (id `<uuid>/<key>`): type, status, time, tools, a one-line summary; only of
+ *   the sessions this process renders (the pages over every session read the `sessions` entries).
+ * - `artifacts`: one entry per root artifact (id `<uuid>/<slug>`): name, metadata summary, update time, versions; as
+ *   `steps`, only of the sessions rendered.
  * - `archive`: one entry (id `archive`) with the roots scanned, shadowed copies, root-level problems and the demo and
  *   redaction flags, for /report/ and the banners.
  *

@@ -15,7 +15,6 @@ import { messagePagePaths, taskPagePaths, timelinePagePaths } from './archive/se
 import { recordFamilyNeighbours, rendersSession, sharedFamilyInputs } from './archive/incremental.ts';
 import { newestSessionFirst } from './archive/order.ts';
 import { shardFolder, siteSearchShards } from './search/shards.ts';
-import { stepDaysOf } from './audit/stats.ts';
 import { currentJoin } from './join/current.ts';
 import type { SearchBundle } from './join/join.ts';
 import { urls } from './urls.ts';
@@ -64,11 +63,6 @@ function collections(): Promise<Collections> {
 /** Every session summary, newest first. */
 export async function allSessions(): Promise<SessionSummary[]> {
   return (await collections()).sessions;
-}
-
-/** Every session's timeline rows, by session id, in timeline order. */
-export async function stepsBySession(): Promise<ReadonlyMap<string, readonly StepRow[]>> {
-  return (await collections()).steps;
 }
 
 /** One session's timeline rows, in timeline order. */
@@ -242,15 +236,4 @@ export async function searchBundles(): Promise<SearchBundle[]> {
   if (joined && joined.bundles.length > 0) return joined.bundles;
   if (joined) return [{ bundle: urls.pagefind(shardFolder(0)), baseUrl: urls.home() }];
   return siteSearchShards(await allSessions()).map((shard) => ({ bundle: urls.pagefind(shardFolder(shard.n)), baseUrl: urls.home() }));
-}
-
-/** Each session's steps by UTC day, for the stats: from its timeline rows, or in a joined build as its part published them. */
-export async function stepDaysBySession(): Promise<(session: SessionSummary) => Readonly<Record<string, number>>> {
-  const joined = currentJoin();
-  if (joined) {
-    const days = new Map(joined.sessions.map((s) => [s.id, s.stepDays]));
-    return (session) => days.get(session.id) ?? {};
-  }
-  const { steps } = await collections();
-  return (session) => stepDaysOf(session, steps.get(session.id) ?? []);
 }

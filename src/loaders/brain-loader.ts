@@ -47,7 +47,8 @@ import { newestSessionFirst } from '../lib/archive/order.ts';
 /** Bump when what the loader stores changes, so every digest changes and a warm build re-reads everything. */
 // 9: the session tree's evidence (`family`) on each session entry, on top of the turn builder's 8.
 // 10: the conversation's page starts, title and ending (conversation/summary.ts), message and task-log page starts.
-export const LOADER_VERSION = 'brain-loader-10';
+// 11: each session's steps by day (`stepDays`) on its entry; timeline and artifact rows only of the sessions rendered.
+export const LOADER_VERSION = 'brain-loader-11';
 
 /** Id of the one entry of the `archive` collection. */
 export const ARCHIVE_ENTRY_ID = 'archive';
@@ -181,7 +182,17 @@ interface RowCollection {
   /** The session an entry id belongs to. */
   sessionOf(entryId: string): string;
   entries(rows: SessionRows): { id: string; data: Record<string, unknown> }[];
+  /** Whether the collection holds this session's entries at all (default: every session's). */
+  holds?(sessionId: string): boolean;
 }
+
+/**
+ * The timeline and artifact rows serve only the pages of one session, so a process holds only the rows of the
+ * sessions it renders: not those an incremental build reuses or another render process of a split build renders.
+ * At 1M steps the first render process's content store held every timeline row (524 MB, written by Astro's chunked
+ * writer in 18 min); the pages over every session read the sessions' summaries (`stepDays` for the stats).
+ */
+const rendered = (options: Required<BrainLoaderOptions>) => (sessionId: string) => rendersSession(sessionId, options.env);
 
 /**
  * Fill one collection from the shared pass; returns how many sessions' entries were (re)written. With `progress`,
@@ -209,19 +220,21 @@ async function fillCollection(
     throw error;
   }
 
-  // Entries of sessions changed or gone from disk go; a changed session's new rows come from the pass below.
+  // Entries of sessions changed, gone from disk or not held here go; a changed session's new rows come from the pass.
+  const holds = collection.holds ?? (() => true);
   for (const [id, entry] of store.entries()) {
-    if (entry.digest !== digests.get(collection.sessionOf(id))) store.delete(id);
+    const session = collection.sessionOf(id);
+    if (entry.digest !== digests.get(session) || !holds(session)) store.delete(id);
   }
   const held = readHeld(context);
-  for (const [id, digest] of held) if (digests.get(id) !== digest) held.delete(id);
+  for (const [id, digest] of held) if (digests.get(id) !== digest || !holds(id)) held.delete(id);
 
   let written = 0;
   await mapBounded(refs, options.concurrency, async (ref) => {
     const digest = digests.get(ref.id) as string;
     const set: string[] = [];
     try {
-      if (held.get(ref.id) === digest) return;
+      if (held.get(ref.id) === digest || !holds(ref.id)) return;
       const rows = await pass.rows(ref);
       for (const { id, data } of collection.entries(rows)) {
         store.set({ id, data: await parseData({ id, data }), digest });
@@ -305,6 +318,7 @@ export function stepsLoader(options: BrainLoaderOptions = {}): Loader {
         name: 'agy-archive-steps',
         sessionOf: sessionPrefix,
         entries: (rows) => rows.steps.map((row) => ({ id: `${row.sessionId}/${row.key}`, data: row })),
+        holds: rendered(checked),
       });
       context.logger.info(`${context.store.keys().length} steps (${written} sessions written, ${refs.length - written} unchanged)`);
     },
@@ -322,6 +336,7 @@ export function artifactsLoader(options: BrainLoaderOptions = {}): Loader {
         name: 'agy-archive-artifacts',
         sessionOf: sessionPrefix,
         entries: (rows) => rows.artifacts.map((row) => ({ id: `${row.sessionId}/${row.slug}`, data: row })),
+        holds: rendered(checked),
       });
       context.logger.info(
         `${context.store.keys().length} artifacts (${written} sessions written, ${refs.length - written} unchanged)`,

@@ -1,7 +1,7 @@
 /** The build-time SVG charts: well-formed, labelled for assistive tech, escaped, and carrying their numbers. */
 import { describe, expect, it } from 'vitest';
 import { columnChart, horizontalBarChart, niceStep } from '../../src/lib/audit/charts.ts';
-import { archiveStats, fillSeries } from '../../src/lib/audit/stats.ts';
+import { archiveStats, fillSeries, stepDaysOf } from '../../src/lib/audit/stats.ts';
 import type { SessionSummary } from '../../src/lib/archive/schemas.ts';
 
 /** A small well-formedness check: every tag closes in order (no XML parser in Node). */
@@ -59,16 +59,15 @@ describe('charts', () => {
 });
 
 describe('stats over dates the archive cannot place', () => {
-  const session = (id: string, createdAt: string) =>
-    ({ id, createdAt, toolCounts: {}, product: 'p', stepCount: 1, toolCallCount: 0, errorCount: 0 }) as unknown as SessionSummary;
+  const session = (id: string, createdAt: string, rows: { createdAt?: string }[] = []) =>
+    ({ id, createdAt, toolCounts: {}, product: 'p', stepCount: 1, toolCallCount: 0, errorCount: 0, stepDays: stepDaysOf({ createdAt }, rows) }) as unknown as SessionSummary;
 
   it('leaves the first and last day JavaScript knows out of the series instead of throwing', () => {
     // Issue 10: a step at either end of the Date range threw `RangeError: Invalid time value` on /stats/.
     for (const extreme of ['-271821-04-20T00:00:00Z', '+275760-09-13T00:00:00.000Z', '0000-01-01T00:00:00Z', '9999-12-31T23:59:59Z']) {
-      const st = archiveStats(
-        [session('a', extreme), session('b', '2026-03-01T10:00:00Z')],
-        new Map([['a', [{ createdAt: extreme }]], ['b', [{ createdAt: extreme }, { createdAt: '2026-03-02T10:00:00Z' }]]]),
-      );
+      const a = session('a', extreme, [{ createdAt: extreme }]);
+      const b = session('b', '2026-03-01T10:00:00Z', [{ createdAt: extreme }, { createdAt: '2026-03-02T10:00:00Z' }]);
+      const st = archiveStats([a, b]);
       expect(st.unit, extreme).toBe('day');
       expect(st.sessionsPer, extreme).toEqual([{ label: '2026-03-01', value: 1 }, { label: '2026-03-02', value: 0 }]);
       // A step without a time it can place counts on its session's day.
@@ -77,12 +76,12 @@ describe('stats over dates the archive cannot place', () => {
   });
 
   it('draws a span of decades per year, so a chart stays within 100 bars', () => {
-    const st = archiveStats([session('a', '2000-01-01T00:00:00Z'), session('b', '2099-12-31T23:59:59Z')], new Map());
+    const st = archiveStats([session('a', '2000-01-01T00:00:00Z'), session('b', '2099-12-31T23:59:59Z')]);
     expect(st.unit).toBe('year');
     expect(st.sessionsPer).toHaveLength(100);
     expect(st.sessionsPer[0]).toEqual({ label: '2000', value: 1 });
     expect(st.sessionsPer.at(-1)).toEqual({ label: '2099', value: 1 });
-    const months = archiveStats([session('a', '2020-01-01T00:00:00Z'), session('b', '2024-12-31T00:00:00Z')], new Map());
+    const months = archiveStats([session('a', '2020-01-01T00:00:00Z'), session('b', '2024-12-31T00:00:00Z')]);
     expect(months.unit).toBe('month');
     expect(months.sessionsPer).toHaveLength(60);
   });

@@ -84,10 +84,7 @@ describe('audit rows of the demo sessions', () => {
 
   it('counts stats: sessions per day, tools, products, lengths', () => {
     const rows = rowsOf(sessions);
-    const st = archiveStats(
-      rows.map((r) => r.session),
-      new Map(rows.map((r) => [r.session.id, r.steps])),
-    );
+    const st = archiveStats(rows.map((r) => r.session));
     expect(st.sessions).toBe(sessions.length);
     expect(st.sessionsPer.reduce((n, d) => n + d.value, 0)).toBe(sessions.length);
     expect(st.stepsPer.reduce((n, d) => n + d.value, 0)).toBe(st.steps);

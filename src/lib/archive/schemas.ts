@@ -189,6 +189,12 @@ export const SessionSchema = z.object({
   models: z.array(z.string()).optional(),
   /** Steps per model in force (`unknown` for steps before any model is named). */
   stepsPerModel: z.record(z.string(), z.number()).optional(),
+  /**
+   * Steps by the UTC day they were recorded (`audit/stats.ts` `stepDaysOf`), for the stats and `/sessions.json`:
+   * the pages over every session need no timeline row, so a render process holds only the rows of the sessions it
+   * renders (at 1M steps every row in one content store was 524 MB).
+   */
+  stepDays: z.record(z.string(), z.number()),
   /** What the turn builder counted: turns, files changed, failed calls and commands. */
   conversation: z
     .object({

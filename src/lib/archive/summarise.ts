@@ -6,6 +6,7 @@ import type { Session, Step, Upload } from '../brain/types.ts';
 import { RASTER_EXTENSIONS } from '../brain/index.ts';
 import type { Redaction } from '../redact/index.ts';
 import { auditRows } from '../audit/rows.ts';
+import { stepDaysOf } from '../audit/stats.ts';
 import { familyEvidence } from '../family/evidence.ts';
 import type { ArtifactRow, SessionRows, SessionSummary, UploadRow, StepRow } from './schemas.ts';
 import { oneLine } from './step-summary.ts';
@@ -94,6 +95,7 @@ export function summariseSession(session: Session, redactions: Redaction[], reda
     model: meta.model,
     models: turns.modelSequence,
     stepsPerModel: turns.stepsPerModel,
+    stepDays: stepDaysOf({ createdAt: meta.createdAt }, steps),
     conversation: conversationCounts(turns),
     pairing: {
       paired: turns.pairing.paired,

@@ -15,10 +15,9 @@
  */
 import type { Session } from '../brain/types.ts';
 import type { ToolCallView, Turn, TurnItem } from '../turns/types.ts';
-import type { SessionSummary, StepRow } from '../archive/schemas.ts';
+import type { SessionSummary } from '../archive/schemas.ts';
 import { shardBySession, shardFolder, siteSearchShards } from '../search/shards.ts';
 import type { SessionAudit } from './schemas.ts';
-import { stepDaysOf } from './stats.ts';
 import { formatClock, formatDuration, formatUtc } from '../archive/format.ts';
 import { argLines } from '../conversation/preview.ts';
 import { recordedCall } from '../conversation/view.ts';
@@ -75,8 +74,8 @@ export interface SessionIndexEntry {
   searchBundle: string;
 }
 
-/** `/sessions.json`: every session, newest first (the order given), with its timeline rows for `stepDays`. */
-export function sessionIndex(sessions: SessionSummary[], stepsBySession: ReadonlyMap<string, readonly Pick<StepRow, 'createdAt'>[]>): SessionIndexEntry[] {
+/** `/sessions.json`: every session, newest first (the order given). */
+export function sessionIndex(sessions: SessionSummary[]): SessionIndexEntry[] {
   const shardOf = shardBySession(siteSearchShards(sessions));
   return sessions.map((s) => ({
     id: s.id,
@@ -97,7 +96,7 @@ export function sessionIndex(sessions: SessionSummary[], stepsBySession: Readonl
     taskLogs: s.taskLogCount,
     artifacts: s.artifactCount,
     redacted: s.redacted,
-    stepDays: stepDaysOf(s, stepsBySession.get(s.id) ?? []),
+    stepDays: s.stepDays,
     audit: s.audit ?? null,
     models: s.models ?? null,
     stepsPerModel: s.stepsPerModel ?? null,

@@ -103,16 +103,11 @@ export function stepDaysOf(session: Pick<SessionSummary, 'createdAt'>, rows: rea
   return out;
 }
 
-/** The archive's numbers. Steps count on the day they were recorded (a session can span days). */
-export function archiveStats(
-  sessions: SessionSummary[],
-  stepsBySession: ReadonlyMap<string, readonly Pick<StepRow, 'createdAt'>[]>,
-): ArchiveStats {
-  return archiveStatsByDays(sessions, (s) => stepDaysOf(s, stepsBySession.get(s.id) ?? []));
-}
-
-/** The archive's numbers from each session's steps by day (`stepDaysOf`): the stats of a joined site. */
-export function archiveStatsByDays(sessions: readonly SessionSummary[], stepDays: (session: SessionSummary) => Readonly<Record<string, number>>): ArchiveStats {
+/**
+ * The archive's numbers. Steps count on the day they were recorded (a session can span days): each session's
+ * `stepDays`, which a joined site has from its parts' `/sessions.json` as well.
+ */
+export function archiveStats(sessions: readonly SessionSummary[]): ArchiveStats {
   const sessionsPerDay = new Map<string, number>();
   const stepsPerDay = new Map<string, number>();
   const tools = new Map<string, number>();
@@ -125,7 +120,7 @@ export function archiveStatsByDays(sessions: readonly SessionSummary[], stepDays
   for (const s of sessions) {
     const day = dayKey(s.createdAt);
     if (day) add(sessionsPerDay, day);
-    for (const [d, n] of Object.entries(stepDays(s))) if (dayKey(d)) add(stepsPerDay, d, n);
+    for (const [d, n] of Object.entries(s.stepDays)) if (dayKey(d)) add(stepsPerDay, d, n);
     for (const [tool, n] of Object.entries(s.toolCounts)) add(tools, tool, n);
     // Steps per model in force (the turn builder's count from the Model Selection changes): a session that switched
     // model four times no longer credits every step to the last one. Older entries without it count by session.

@@ -23,13 +23,6 @@ import { precompressSetting } from './precompress.ts';
 import { clearBuildFolders } from './publish.ts';
 import { renderParts, renderProcessCount } from './render.ts';
 
-/**
- * From this many bytes of sessions in the archive, Astro's content store is written in chunks: the first render
- * process's store is ~0.18 × the archive's bytes (524 MB for the 2.86 GB of 1M steps), and one string of it must
- * stay under V8's ~512 MiB. 300k steps (0.96 GB) built with one file.
- */
-const CHUNKED_CONTENT_FROM_BYTES = 2 ** 30;
-
 /** The plan, and how many render processes carry it out. */
 export interface PlannedBuild {
   /** Undefined when planning failed: every session is rendered. */
@@ -55,9 +48,6 @@ export async function planPhase(ctx: BuildContext, inputs: ArchiveInputs, option
       roots: inputs.discovery.roots.map((r) => r.path).sort(),
       precompress: [...precompressSetting(ctx.env)],
     }, ctx.cacheDir);
-    // Big archives keep Astro's content store in chunks (astro.config.mjs says why); the render processes inherit it.
-    const archiveBytes = Object.values(keyed.bytes).reduce((sum, b) => sum + b, 0);
-    if (archiveBytes >= CHUNKED_CONTENT_FROM_BYTES) ctx.env.ARCHIVE_CONTENT_CHUNKED = '1';
     const discovery = discoveryDigest(inputs);
     if (whySomethingToDo(ctx.cacheDir, ctx.folders.live, { ...keyed, discovery }) === undefined) {
       console.log(

@@ -208,6 +208,7 @@ export function joinedSummary(s: JoinedSession): SessionSummary {
     ...(s.audit ? { audit: s.audit as SessionSummary['audit'] } : {}),
     ...(s.models ? { models: s.models } : {}),
     ...(s.stepsPerModel ? { stepsPerModel: s.stepsPerModel } : {}),
+    stepDays: s.stepDays,
     ...(s.conversation ? { conversation: s.conversation } : {}),
     ...(s.family ? { family: s.family } : {}),
     ...(s.ending !== null ? { ending: s.ending } : {}),
