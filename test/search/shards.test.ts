@@ -69,6 +69,27 @@ describe('search shards by time', () => {
     expect(Math.max(...split)).toBeLessThan(33_000);
   });
 
+  it('shards a busy newest week by day: a new session changes its day, and the next week joins the days again', () => {
+    // As the 100k bench home: a session every ~6 h of ~385 pages, ~10k pages a week.
+    const busy = history('2026-03-02T01:00:00Z', 56, 6, 385, 3000); // Mon 2 March to Sun 15 March
+    const before = assignSearchShards(busy);
+    expect(before.map((s) => s.bucket)).toEqual([
+      'week:2026-03-02',
+      ...['09', '10', '11', '12', '13', '14', '15'].map((d) => `day:2026-03-${d}`),
+    ]);
+    const added = { id: id(6000), createdAt: '2026-03-15T23:00:00Z', pages: 301 };
+    const after = assignSearchShards([...busy, added]);
+    const changed = memberships(after).filter((m) => !memberships(before).includes(m));
+    expect(changed).toHaveLength(1);
+    const shard = after.find((s) => s.ids.includes(added.id));
+    expect(shard?.bucket).toBe('day:2026-03-15');
+    expect(shard?.pages).toBeLessThan(2_000);
+    // Monday comes: last week's days are one shard again, this week's first day one of its own (a quiet week).
+    const monday = { id: id(6001), createdAt: '2026-03-16T09:00:00Z', pages: 301 };
+    const nextWeek = assignSearchShards([...busy, added, monday]);
+    expect(nextWeek.map((s) => s.bucket)).toEqual(['week:2026-03-02', 'week:2026-03-09', 'week:2026-03-16']);
+  });
+
   it('joins the weeks of a month into their quarter once the newest session is in the next month', () => {
     const march = history('2026-03-02T09:00:00Z', 20, 24, 50, 2000);
     const inMarch = assignSearchShards([...past.slice(0, 50), ...march]);

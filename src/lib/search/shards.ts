@@ -7,14 +7,16 @@
  * of a 28 s warm build, BENCHMARKS.md). Sessions are mostly written once, at the time they start, so:
  *
  * - sessions starting in the same UTC month as the newest session are sharded by ISO week (a new session lands in
- *   this week's shard, holding this week's sessions only);
+ *   this week's shard, holding this week's sessions only); the newest week itself by UTC day once it holds more than
+ *   `WEEK_BY_DAY_FROM` pages, so a busy week does not cost its whole index on every rebuild;
  * - older sessions are sharded by calendar quarter (an old session resumed changes its own quarter's shard only);
  * - a bucket with more than `SHARD_CAPACITY` pages is split by a hash of the id into K = ⌈pages / capacity⌉ shards of
  *   about pages / K each (a hash, not time ranges, so a resumed old session changes only its own shard). About 3 GiB
  *   of Pagefind memory per 25k pages: no shard outgrows a process at any archive size.
  *
- * When the newest session moves into a new month, the weeks of the month before join their quarter's shard: that
- * quarter is indexed once again ("merge old shards now and then"). The assignment is a pure function of the
+ * When the newest session moves into a new week, the days of the week before join their week's shard, and into a new
+ * month, the weeks of the month before join their quarter's: that week, or that quarter, is indexed once again
+ * ("merge old shards now and then"). The assignment is a pure function of the
  * sessions (their start, id and size), never of an earlier build, so the site is the same whichever way it is built
  * (cold, incremental, split between processes). Shards are numbered oldest first; shard 0 is Pagefind's root bundle
  * (`pagefind/`, holding the `pagefind.js` the search page loads), shard n > 0 is `pagefind/shard-<n>/`.
@@ -29,6 +31,13 @@ import { createHash } from 'node:crypto';
  */
 export const SHARD_CAPACITY = 30_000;
 
+/**
+ * From this many pages the newest week is sharded by day. The 100k bench home writes ~9k pages a week: its week shard
+ * took 10.0 s of a 35 s daily rebuild, its day ~1.3k pages. A person's ordinary week (a few thousand pages) stays one
+ * shard, so the search page merges no more bundles than it needs.
+ */
+export const WEEK_BY_DAY_FROM = 4_000;
+
 /** What the assignment needs of a session. */
 export interface ShardableSession {
   id: string;
@@ -41,7 +50,7 @@ export interface ShardableSession {
 /** One search shard: its number, the time bucket it covers and its sessions (sorted by id). */
 export interface SearchShard {
   n: number;
-  /** `week:2026-03-02`, `quarter:2026-Q1`, `undated`; with `#k/K` when its bucket was split in K. */
+  /** `day:2026-03-04`, `week:2026-03-02`, `quarter:2026-Q1`, `undated`; with `#k/K` when its bucket was split in K. */
   bucket: string;
   ids: string[];
   pages: number;
@@ -62,16 +71,28 @@ export function siteSearchShards(sessions: readonly { id: string; createdAt: str
 
 const DAY_MS = 86_400_000;
 
-/** The bucket of a start time `t` (ms), given the newest session's `newest` (ms); sortable by start. */
-function bucketOf(t: number, newest: number): { key: string; start: number } {
+/** The UTC day start and the Monday (UTC) of the ISO week of `t` (ms). */
+function dayAndWeek(t: number): { day: number; monday: number } {
+  const d = new Date(t);
+  const day = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate());
+  return { day, monday: day - ((d.getUTCDay() + 6) % 7) * DAY_MS };
+}
+
+const isoDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+
+/**
+ * The bucket of a start time `t` (ms), given the newest session's `newest` (ms) and whether the newest week goes by
+ * day; sortable by start.
+ */
+function bucketOf(t: number, newest: number, newestWeekByDay: boolean): { key: string; start: number } {
   if (!Number.isFinite(t)) return { key: 'undated', start: -Infinity };
   const d = new Date(t);
   const n = new Date(newest);
   if (d.getUTCFullYear() === n.getUTCFullYear() && d.getUTCMonth() === n.getUTCMonth()) {
     // ISO weeks start on Monday (UTC); a week reaching back into the month before still starts there.
-    const dayStart = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate());
-    const monday = dayStart - ((d.getUTCDay() + 6) % 7) * DAY_MS;
-    return { key: `week:${new Date(monday).toISOString().slice(0, 10)}`, start: monday };
+    const { day, monday } = dayAndWeek(t);
+    if (newestWeekByDay && monday === dayAndWeek(newest).monday) return { key: `day:${isoDay(day)}`, start: day };
+    return { key: `week:${isoDay(monday)}`, start: monday };
   }
   const quarter = Math.floor(d.getUTCMonth() / 3);
   return { key: `quarter:${d.getUTCFullYear()}-Q${quarter + 1}`, start: Date.UTC(d.getUTCFullYear(), quarter * 3, 1) };
@@ -89,9 +110,10 @@ function partOf(id: string, k: number): number {
 export function assignSearchShards(sessions: readonly ShardableSession[], capacity = SHARD_CAPACITY): SearchShard[] {
   const times = sessions.map((s) => Date.parse(s.createdAt));
   const newest = times.reduce((max, t) => (Number.isFinite(t) && t > max ? t : max), -Infinity);
+  const byDay = newestWeekPages(sessions, times, newest) > WEEK_BY_DAY_FROM;
   const buckets = new Map<string, { start: number; members: ShardableSession[] }>();
   sessions.forEach((s, i) => {
-    const { key, start } = bucketOf(times[i] as number, newest);
+    const { key, start } = bucketOf(times[i] as number, newest, byDay);
     const bucket = buckets.get(key) ?? { start, members: [] };
     bucket.members.push(s);
     buckets.set(key, bucket);
@@ -114,6 +136,13 @@ export function assignSearchShards(sessions: readonly ShardableSession[], capaci
     });
   }
   return shards.length > 0 ? shards : [{ n: 0, bucket: 'empty', ids: [], pages: 0 }];
+}
+
+/** The pages of the sessions in the newest session's month and ISO week. */
+function newestWeekPages(sessions: readonly ShardableSession[], times: readonly number[], newest: number): number {
+  if (!Number.isFinite(newest)) return 0;
+  const week = bucketOf(newest, newest, false).key;
+  return sessions.reduce((sum, s, i) => (bucketOf(times[i] as number, newest, false).key === week ? sum + Math.max(1, s.pages) : sum), 0);
 }
 
 /** The folder of shard `n` under the Pagefind bundle folder: `''` for shard 0, else `shard-<n>/`. */
