@@ -203,7 +203,7 @@ async function fillCollection(
   options: Required<BrainLoaderOptions>,
   collection: RowCollection,
   progress = false,
-): Promise<{ refs: SessionRef[]; written: number; inputs: ArchiveInputs }> {
+): Promise<{ refs: SessionRef[]; written: number; notHeld: number; inputs: ArchiveInputs }> {
   const { store, parseData, logger } = context;
   const pass = archivePass(collection.name, context, options);
   const inputs = await pass.inputs;
@@ -230,11 +230,16 @@ async function fillCollection(
   for (const [id, digest] of held) if (digests.get(id) !== digest || !holds(id)) held.delete(id);
 
   let written = 0;
+  let notHeld = 0;
   await mapBounded(refs, options.concurrency, async (ref) => {
     const digest = digests.get(ref.id) as string;
     const set: string[] = [];
     try {
-      if (held.get(ref.id) === digest || !holds(ref.id)) return;
+      if (!holds(ref.id)) {
+        notHeld++;
+        return;
+      }
+      if (held.get(ref.id) === digest) return;
       const rows = await pass.rows(ref);
       for (const { id, data } of collection.entries(rows)) {
         store.set({ id, data: await parseData({ id, data }), digest });
@@ -252,7 +257,14 @@ async function fillCollection(
     }
   });
   context.meta.set(HELD_KEY, JSON.stringify(Object.fromEntries(held)));
-  return { refs, written, inputs };
+  return { refs, written, notHeld, inputs };
+}
+
+/** `2 sessions written, 3 unchanged, 259 not rendered here` for a row loader's log line. */
+function rowCounts(sessions: number, written: number, notHeld: number): string {
+  const parts = [`${written} sessions written`, `${sessions - written - notHeld} unchanged`];
+  if (notHeld > 0) parts.push(`${notHeld} not rendered here`);
+  return parts.join(', ');
 }
 
 const sessionPrefix = (entryId: string): string => entryId.slice(0, entryId.indexOf('/'));
@@ -314,13 +326,13 @@ export function stepsLoader(options: BrainLoaderOptions = {}): Loader {
     name: 'agy-archive-steps',
     schema: StepRowSchema,
     async load(context) {
-      const { refs, written } = await fillCollection(context, checked, {
+      const { refs, written, notHeld } = await fillCollection(context, checked, {
         name: 'agy-archive-steps',
         sessionOf: sessionPrefix,
         entries: (rows) => rows.steps.map((row) => ({ id: `${row.sessionId}/${row.key}`, data: row })),
         holds: rendered(checked),
       });
-      context.logger.info(`${context.store.keys().length} steps (${written} sessions written, ${refs.length - written} unchanged)`);
+      context.logger.info(`${context.store.keys().length} steps (${rowCounts(refs.length, written, notHeld)})`);
     },
   };
 }
@@ -332,14 +344,14 @@ export function artifactsLoader(options: BrainLoaderOptions = {}): Loader {
     name: 'agy-archive-artifacts',
     schema: ArtifactRowSchema,
     async load(context) {
-      const { refs, written } = await fillCollection(context, checked, {
+      const { refs, written, notHeld } = await fillCollection(context, checked, {
         name: 'agy-archive-artifacts',
         sessionOf: sessionPrefix,
         entries: (rows) => rows.artifacts.map((row) => ({ id: `${row.sessionId}/${row.slug}`, data: row })),
         holds: rendered(checked),
       });
       context.logger.info(
-        `${context.store.keys().length} artifacts (${written} sessions written, ${refs.length - written} unchanged)`,
+        `${context.store.keys().length} artifacts (${rowCounts(refs.length, written, notHeld)})`,
       );
     },
   };

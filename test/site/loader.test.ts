@@ -5,7 +5,7 @@
  * another.
  */
 import { createHash } from 'node:crypto';
-import { cpSync, mkdtempSync, readdirSync, rmSync, utimesSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -134,5 +134,49 @@ describe('the session loaders share one pass', () => {
     expect(stores.sessions.entries.has(gone.id)).toBe(false);
     expect(sessionsOf(stores.steps).has(changed.id)).toBe(true);
     expect(Object.keys(JSON.parse(stores.steps.meta.get('session-digests') ?? '{}')).sort()).toEqual(sessionDirs().map((s) => s.id).sort());
+  });
+});
+
+describe('a process holds the rows of the sessions it renders only', () => {
+  let planHome: string;
+  let reused: string[];
+  const fresh = () => Object.fromEntries(names.map((n) => [n, new FakeCollection()])) as Record<(typeof names)[number], FakeCollection>;
+  const planned = fresh();
+
+  beforeAll(() => {
+    planHome = mkdtempSync(path.join(os.tmpdir(), 'agy-loader-plan-'));
+    for (const product of ['antigravity', 'antigravity-cli', 'antigravity-ide']) {
+      cpSync(path.join(projectRoot, 'fixtures/demo', product), path.join(planHome, product), { recursive: true });
+    }
+    const ids = readdirSync(planHome).flatMap((product) => readdirSync(path.join(planHome, product, 'brain'))).sort();
+    reused = ids.filter((_, i) => i % 2 === 0);
+    // An incremental build's plan (`archive/incremental.ts`): the reused sessions' pages are not rendered.
+    writeFileSync(path.join(planHome, 'plan.json'), JSON.stringify({ reused, keys: {}, folders: {}, shared: '', outDir: '', siteDir: '', reusedDir: '' }));
+  });
+  afterAll(() => rmSync(planHome, { recursive: true, force: true }));
+
+  async function run(): Promise<void> {
+    const planEnv = { GEMINI_HOME: planHome, ARCHIVE_REDACT: 'off', ARCHIVE_STORE: 'none', ARCHIVE_REUSE_PLAN: path.join(planHome, 'plan.json') } as NodeJS.ProcessEnv;
+    const l = { sessions: sessionsLoader({ env: planEnv }), steps: stepsLoader({ env: planEnv }), artifacts: artifactsLoader({ env: planEnv }), archive: archiveLoader({ env: planEnv }) };
+    await Promise.all(names.map((n) => l[n].load(planned[n].context(projectRoot))));
+  }
+
+  it('keeps every session summary with its steps by day, and timeline and artifact rows of the rendered sessions only', async () => {
+    await run();
+    const summaries = [...planned.sessions.entries.values()];
+    expect(summaries.length).toBeGreaterThan(reused.length);
+    const rendered = summaries.map((e) => String(e.data.id)).filter((id) => !reused.includes(id));
+    expect(sessionsOf(planned.steps)).toEqual(new Set(rendered.filter((id) => summaries.some((e) => e.data.id === id && Number(e.data.stepCount) > 0))));
+    for (const c of [planned.steps, planned.artifacts]) for (const id of reused) expect(sessionsOf(c).has(id)).toBe(false);
+    const rowsOf = (id: string) => [...planned.steps.entries.values()].filter((e) => e.data.sessionId === id).length;
+    for (const e of summaries) {
+      // The stats and sessions.json count steps per day from the summary: every step of the session, rows held or not.
+      const days = e.data.stepDays as Record<string, number>;
+      expect(Object.values(days).reduce((n, v) => n + v, 0), String(e.data.id)).toBe(e.data.stepCount);
+      if (!reused.includes(String(e.data.id))) expect(rowsOf(String(e.data.id))).toBe(e.data.stepCount);
+    }
+    expect(planned.steps.logs.at(-1)).toContain(`${reused.length} not rendered here`);
+    const held = Object.keys(JSON.parse(planned.steps.meta.get('session-digests') ?? '{}'));
+    expect(held.sort()).toEqual(rendered.sort());
   });
 });

@@ -490,22 +490,23 @@ export async function planBuild(
   return { plan, planFile, linked };
 }
 
-let planOnce: BuildPlan | null | undefined;
+/** The plan read last, by the file it came from (read once per process and file). */
+let planOnce: { file: string | undefined; plan: BuildPlan | null } | undefined;
 
 /** The plan of this build (from `ARCHIVE_REUSE_PLAN`), or undefined for a build not started by `scripts/build.ts`. */
 export function currentPlan(env: NodeJS.ProcessEnv = process.env): BuildPlan | undefined {
-  if (planOnce === undefined) {
-    const file = env[PLAN_ENV];
-    planOnce = null;
+  const file = env[PLAN_ENV];
+  if (planOnce === undefined || planOnce.file !== file) {
+    planOnce = { file, plan: null };
     if (file) {
       try {
-        planOnce = JSON.parse(readFileSync(file, 'utf8')) as BuildPlan;
+        planOnce.plan = JSON.parse(readFileSync(file, 'utf8')) as BuildPlan;
       } catch (error) {
         throw new Error(`The build plan ${file} could not be read (${String(error)}). Hint: run \`npm run build\` again.`);
       }
     }
   }
-  return planOnce ?? undefined;
+  return planOnce.plan ?? undefined;
 }
 
 /** The environment variable naming the render part this Astro process renders (`0` when unset). */
