@@ -24,6 +24,7 @@ import type { AstroIntegration, AstroIntegrationLogger } from 'astro';
 import * as pagefindApi from 'pagefind';
 import { INCREMENTAL_VERSION, currentPlan, restoreReused, sessionFoldersIn } from '../lib/archive/incremental.ts';
 import { shardFolder } from '../lib/search/shards.ts';
+import { prefetchFiles, prefetchWanted } from '../lib/search/prefetch.ts';
 import { joinFolders } from '../lib/join/current.ts';
 
 /** Bump when what goes into a shard changes (indexing options, globs): every cached shard is rebuilt. */
@@ -73,7 +74,7 @@ const SHARD_ROOT_PREFIX = '.search-shard-';
  * sessions made Pagefind walk the whole out dir for every shard and match each file against hundreds of
  * alternatives.) Only `index.html` files: the pages with a search body are all of that name.
  */
-async function indexShard(api: PagefindApi, outDir: string, n: number, ids: string[], outputPath: string): Promise<number> {
+async function indexShard(api: PagefindApi, outDir: string, n: number, ids: string[], outputPath: string, prefetch: boolean): Promise<number> {
   const root = path.join(outDir, `${SHARD_ROOT_PREFIX}${n}`);
   const moved: string[] = [];
   const created = await api.createIndex(INDEX_CONFIG);
@@ -86,7 +87,11 @@ async function indexShard(api: PagefindApi, outDir: string, n: number, ids: stri
       renameSync(path.join(outDir, 'sessions', id), path.join(root, 'sessions', id));
       moved.push(id);
     }
-    const added = await index.addDirectory({ path: root, glob: '**/index.html' });
+    // Pages read ahead, many at once, while Pagefind reads them a few at a time (`lib/search/prefetch.ts`).
+    const stop = new AbortController();
+    const ahead = prefetch ? prefetchFiles([path.join(root, 'sessions')], 'index.html', { signal: stop.signal }) : undefined;
+    const added = await index.addDirectory({ path: root, glob: '**/index.html' }).finally(() => stop.abort());
+    await ahead;
     check('addDirectory', added.errors);
     const written = await index.writeFiles({ outputPath });
     check('writeFiles', written.errors);
@@ -123,7 +128,8 @@ async function buildShard(
   n: number,
   ids: string[],
   keys: Record<string, string> | undefined,
-  marks: Record<string, string> = {},
+  marks: Record<string, string>,
+  prefetch: boolean,
 ): Promise<{ pages: number; cached: boolean; key: string | undefined }> {
   const target = path.join(outDir, 'pagefind', shardFolder(n));
   // Keyed by what the bundle holds, not by its number: the numbers of the newer shards move when the weeks of a
@@ -141,7 +147,7 @@ async function buildShard(
   }
   const tmp = path.join(cacheRoot, SHARD_CACHE, `tmp-${n}-${process.pid}`);
   rmSync(tmp, { recursive: true, force: true });
-  const pages = await indexShard(api, outDir, n, ids, tmp);
+  const pages = await indexShard(api, outDir, n, ids, tmp, prefetch);
   linkTree(tmp, target);
   if (cached) {
     rmSync(cached, { recursive: true, force: true });
@@ -165,15 +171,17 @@ function pruneShardCache(cacheRoot: string, used: ReadonlySet<string>): void {
 /**
  * The site's shards as `sessions.json` names them (each session's `searchBundle`, from `src/lib/search/shards.ts`),
  * for the session folders present. A folder `sessions.json` does not list (it should not happen) joins shard 0, so
- * its pages are still searchable.
+ * its pages are still searchable. With the searchable pages of the site, as `sessions.json` counts them.
  */
-function shardsOfSite(outDir: string, ids: readonly string[]): string[][] {
+function shardsOfSite(outDir: string, ids: readonly string[]): { groups: string[][]; pages: number } {
   const bundleOf = new Map<string, number>();
+  let pages = 0;
   try {
-    const entries = JSON.parse(readFileSync(path.join(outDir, 'sessions.json'), 'utf8')) as Array<{ id?: unknown; searchBundle?: unknown }>;
+    const entries = JSON.parse(readFileSync(path.join(outDir, 'sessions.json'), 'utf8')) as Array<{ id?: unknown; searchBundle?: unknown; steps?: unknown; artifacts?: unknown }>;
     for (const e of entries) {
       const m = typeof e.searchBundle === 'string' ? /^pagefind\/(?:shard-(\d+)\/)?$/.exec(e.searchBundle) : null;
       if (typeof e.id === 'string' && m) bundleOf.set(e.id, m[1] ? Number(m[1]) : 0);
+      pages += 1 + (typeof e.steps === 'number' ? e.steps : 0) + (typeof e.artifacts === 'number' ? e.artifacts : 0);
     }
   } catch {
     // No sessions.json: every session in shard 0.
@@ -184,7 +192,7 @@ function shardsOfSite(outDir: string, ids: readonly string[]): string[][] {
     while (groups.length <= n) groups.push([]);
     groups[n]?.push(id);
   }
-  return groups;
+  return { groups, pages };
 }
 
 /**
@@ -244,7 +252,9 @@ export async function buildSearch(outDir: string, cacheRoot: string, logger: Pic
     const pages = await indexDirectory(outDir, path.join(outDir, 'pagefind'));
     return `${pages} pages`;
   }
-  const groups = shardsOfSite(outDir, ids);
+  const { groups, pages: sitePages } = shardsOfSite(outDir, ids);
+  const prefetch = prefetchWanted(sitePages, os.totalmem(), process.env.ARCHIVE_SEARCH_PREFETCH);
+  if (prefetch) logger.info(`reading pages ahead of Pagefind (${sitePages} searchable pages; ARCHIVE_SEARCH_PREFETCH=off to stop it)`);
   const keys = currentPlan()?.keys;
   const marks = currentPlan()?.familyMarks;
   // Shard 0 always exists (it carries pagefind.js, which the search page loads), even with no session of its own.
@@ -260,7 +270,7 @@ export async function buildSearch(outDir: string, cacheRoot: string, logger: Pic
     await Promise.all(
       lanes.map(async (api) => {
         for (let n = queue.shift(); n !== undefined; n = queue.shift()) {
-          const shard = await buildShard(api, outDir, cacheRoot, n, groups[n] ?? [], keys, marks);
+          const shard = await buildShard(api, outDir, cacheRoot, n, groups[n] ?? [], keys, marks ?? {}, prefetch);
           if (shard.key) used.add(shard.key);
           if (shard.cached) fromCache++;
           else {

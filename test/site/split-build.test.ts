@@ -71,8 +71,14 @@ describe('a build in two render processes', () => {
     const emptyHome = mkdtempSync(path.join(os.tmpdir(), 'agy-empty-home-'));
     try {
       split = await sharedBuild('demo-split', { GEMINI_HOME: emptyHome, ARCHIVE_RENDER_PROCESSES: '2' });
-      // Parts of at most ~10 KB of sessions: every demo session a part of its own, two processes at a time.
-      many = await sharedBuild('demo-many-parts', { GEMINI_HOME: emptyHome, ARCHIVE_RENDER_PROCESSES: '2', ARCHIVE_RENDER_PART_MIB: '0.01' });
+      // Parts of at most ~10 KB of sessions: every demo session a part of its own, two processes at a time; and the
+      // search step reading pages ahead of Pagefind, as it does for a site bigger than half the memory.
+      many = await sharedBuild('demo-many-parts', {
+        GEMINI_HOME: emptyHome,
+        ARCHIVE_RENDER_PROCESSES: '2',
+        ARCHIVE_RENDER_PART_MIB: '0.01',
+        ARCHIVE_SEARCH_PREFETCH: 'on',
+      });
     } finally {
       rmSync(emptyHome, { recursive: true, force: true });
     }
@@ -88,7 +94,10 @@ describe('a build in two render processes', () => {
     expect(names).toEqual(files(single.outDir));
     const differing = names.filter((n) => !readFileSync(path.join(many.outDir, n)).equals(readFileSync(path.join(single.outDir, n))));
     expect(differing.sort()).toEqual(['.agy-archive-build', path.join('report', 'index.html')].sort());
-    expect([...fragments(many.outDir).keys()].sort()).toEqual([...fragments(single.outDir).keys()].sort());
+    expect(many.output).toMatch(/reading pages ahead of Pagefind \(\d+ searchable pages/);
+    const indexed = fragments(many.outDir);
+    expect([...indexed.keys()].sort()).toEqual([...fragments(single.outDir).keys()].sort());
+    for (const [url, fragment] of fragments(single.outDir)) expect(indexed.get(url), url).toEqual(fragment);
   });
 
   it('says so, and leaves no part folder behind', () => {
