@@ -29,6 +29,8 @@
  * ARCHIVE_RENDER_PROCESSES (default: cores, at most 2, for builds with over 64 MiB of sessions to render; 1
  * otherwise), ARCHIVE_PRECOMPRESS (`gzip,br`; default off).
  */
+// First: sizes libuv's threadpool before any file is read (threadpool.ts says why).
+import '../src/lib/build/threadpool.ts';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildContext } from '../src/lib/build/context.ts';

@@ -4,10 +4,11 @@
  * At 1M steps the site is ~17 GB of HTML, more than the page cache keeps, so the search step reads most pages back
  * from disk. Pagefind reads a few files at a time, and a virtual disk serves small random reads by the number in
  * flight: on this machine 3,000 step files took 38.3 s read one at a time and 6.1 s read 32 at a time, with the
- * same Pagefind run beside both. Two Pagefind lanes spent 14 minutes on 6 of 42 shards at 25 % CPU each, waiting on
- * the disk (vmstat: 29–61 % iowait). The pages are read and dropped; nothing is kept but the kernel's cache.
+ * same Pagefind run beside both. Two Pagefind lanes spent 12 minutes on 6 of 42 shards at 25 % CPU each, waiting on
+ * the disk (vmstat: 29–61 % iowait). The pages are read and dropped; nothing is kept but the kernel's cache. The
+ * reads go through libuv's threadpool, which `scripts/build.ts` sizes for them (`build/threadpool.ts`).
  */
-import { opendir, readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 
 /** Files read at once: the gain from 8 to 32 in flight was most of it on this machine's virtual disk. */
@@ -20,9 +21,10 @@ export interface Prefetched {
 }
 
 /**
- * Read every file named `name` under `roots` (depth first, as they are found), `concurrency` at a time. Unreadable
- * files and folders are skipped: the indexer that follows reports what it cannot read. Stops early when `signal`
- * aborts (the indexer finished first).
+ * Read every file named `name` under `roots`, `concurrency` reads at a time, folders listed by the same workers:
+ * the site has a folder per step page, so a walk listing one folder at a time waited ~19 ms a folder on this disk
+ * under load, and read ~50 pages a second. Unreadable files and folders are skipped: the indexer that follows
+ * reports what it cannot read. Stops early when `signal` aborts (the indexer finished first).
  */
 export async function prefetchFiles(
   roots: readonly string[],
@@ -31,39 +33,54 @@ export async function prefetchFiles(
 ): Promise<Prefetched> {
   const concurrency = options.concurrency ?? PREFETCH_CONCURRENCY;
   const done: Prefetched = { files: 0, bytes: 0 };
-  const inFlight = new Set<Promise<void>>();
-  const read = (file: string) => {
-    const p: Promise<void> = readFile(file)
-      .then((buf) => {
-        done.files++;
-        done.bytes += buf.length;
-      })
-      .catch(() => undefined)
-      .finally(() => inFlight.delete(p));
-    inFlight.add(p);
-  };
-  async function walk(dir: string): Promise<void> {
-    if (options.signal?.aborted) return;
-    let handle;
-    try {
-      handle = await opendir(dir);
-    } catch {
-      return;
-    }
-    const folders: string[] = [];
-    for await (const entry of handle) {
+  // Folders and files to read, taken newest first: the walk stays near the pages Pagefind reads next.
+  const jobs: { path: string; folder: boolean }[] = roots.map((root) => ({ path: root, folder: true })).reverse();
+  let busy = 0;
+  let wake: (() => void) | undefined;
+  async function work(): Promise<void> {
+    for (;;) {
       if (options.signal?.aborted) return;
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) folders.push(full);
-      else if (entry.isFile() && entry.name === name) {
-        read(full);
-        if (inFlight.size >= concurrency) await Promise.race(inFlight);
+      const job = jobs.pop();
+      if (!job) {
+        // Nothing queued: done when no other worker can queue more, else wait for one to.
+        if (busy === 0) {
+          wake?.();
+          return;
+        }
+        await new Promise<void>((resolve) => {
+          const previous = wake;
+          wake = () => {
+            previous?.();
+            resolve();
+          };
+        });
+        continue;
+      }
+      busy++;
+      try {
+        if (job.folder) {
+          const entries = await readdir(job.path, { withFileTypes: true });
+          for (const entry of entries) {
+            const full = path.join(job.path, entry.name);
+            if (entry.isDirectory()) jobs.push({ path: full, folder: true });
+            else if (entry.isFile() && entry.name === name) jobs.push({ path: full, folder: false });
+          }
+        } else {
+          const buf = await readFile(job.path);
+          done.files++;
+          done.bytes += buf.length;
+        }
+      } catch {
+        // Skipped: the indexer reports what it cannot read.
+      } finally {
+        busy--;
+        const waiting = wake;
+        wake = undefined;
+        waiting?.();
       }
     }
-    for (const folder of folders) await walk(folder);
   }
-  for (const root of roots) await walk(root);
-  await Promise.all(inFlight);
+  await Promise.all(Array.from({ length: concurrency }, work));
   return done;
 }
 
