@@ -23,7 +23,7 @@ import path from 'node:path';
 import type { AstroIntegration, AstroIntegrationLogger } from 'astro';
 import * as pagefindApi from 'pagefind';
 import { INCREMENTAL_VERSION, currentPlan, restoreReused, sessionFoldersIn } from '../lib/archive/incremental.ts';
-import { shardFolder } from '../lib/search/shards.ts';
+import { indexedPages, shardFolder } from '../lib/search/shards.ts';
 import { prefetchFiles, prefetchWanted } from '../lib/search/prefetch.ts';
 import { joinFolders } from '../lib/join/current.ts';
 
@@ -181,7 +181,7 @@ function shardsOfSite(outDir: string, ids: readonly string[]): { groups: string[
     for (const e of entries) {
       const m = typeof e.searchBundle === 'string' ? /^pagefind\/(?:shard-(\d+)\/)?$/.exec(e.searchBundle) : null;
       if (typeof e.id === 'string' && m) bundleOf.set(e.id, m[1] ? Number(m[1]) : 0);
-      pages += 1 + (typeof e.steps === 'number' ? e.steps : 0) + (typeof e.artifacts === 'number' ? e.artifacts : 0);
+      pages += indexedPages({ stepCount: typeof e.steps === 'number' ? e.steps : 0, artifactCount: typeof e.artifacts === 'number' ? e.artifacts : 0 });
     }
   } catch {
     // No sessions.json: every session in shard 0.

@@ -10,6 +10,7 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import pLimit from 'p-limit';
 
 /** Files read at once: the gain from 8 to 32 in flight was most of it on this machine's virtual disk. */
 export const PREFETCH_CONCURRENCY = 32;
@@ -21,7 +22,7 @@ export interface Prefetched {
 }
 
 /**
- * Read every file named `name` under `roots`, `concurrency` reads at a time, folders listed by the same workers:
+ * Read every file named `name` under `roots`, `concurrency` at a time, folder listings under the same limit:
  * the site has a folder per step page, so a walk listing one folder at a time waited ~19 ms a folder on this disk
  * under load, and read ~50 pages a second. Unreadable files and folders are skipped: the indexer that follows
  * reports what it cannot read. Stops early when `signal` aborts (the indexer finished first).
@@ -31,56 +32,26 @@ export async function prefetchFiles(
   name: string,
   options: { concurrency?: number; signal?: AbortSignal } = {},
 ): Promise<Prefetched> {
-  const concurrency = options.concurrency ?? PREFETCH_CONCURRENCY;
+  const limit = pLimit(options.concurrency ?? PREFETCH_CONCURRENCY);
   const done: Prefetched = { files: 0, bytes: 0 };
-  // Folders and files to read, taken newest first: the walk stays near the pages Pagefind reads next.
-  const jobs: { path: string; folder: boolean }[] = roots.map((root) => ({ path: root, folder: true })).reverse();
-  let busy = 0;
-  let wake: (() => void) | undefined;
-  async function work(): Promise<void> {
-    for (;;) {
-      if (options.signal?.aborted) return;
-      const job = jobs.pop();
-      if (!job) {
-        // Nothing queued: done when no other worker can queue more, else wait for one to.
-        if (busy === 0) {
-          wake?.();
-          return;
-        }
-        await new Promise<void>((resolve) => {
-          const previous = wake;
-          wake = () => {
-            previous?.();
-            resolve();
-          };
-        });
-        continue;
-      }
-      busy++;
-      try {
-        if (job.folder) {
-          const entries = await readdir(job.path, { withFileTypes: true });
-          for (const entry of entries) {
-            const full = path.join(job.path, entry.name);
-            if (entry.isDirectory()) jobs.push({ path: full, folder: true });
-            else if (entry.isFile() && entry.name === name) jobs.push({ path: full, folder: false });
-          }
-        } else {
-          const buf = await readFile(job.path);
+  const stopped = () => options.signal?.aborted === true;
+  async function walk(dir: string): Promise<void> {
+    if (stopped()) return;
+    const entries = await limit(() => (stopped() ? [] : readdir(dir, { withFileTypes: true }))).catch(() => []);
+    await Promise.all(
+      entries.map(async (entry) => {
+        const full = path.join(dir, entry.name);
+        if (entry.isDirectory()) return walk(full);
+        if (!entry.isFile() || entry.name !== name) return;
+        const buf = await limit(() => (stopped() ? undefined : readFile(full))).catch(() => undefined);
+        if (buf) {
           done.files++;
           done.bytes += buf.length;
         }
-      } catch {
-        // Skipped: the indexer reports what it cannot read.
-      } finally {
-        busy--;
-        const waiting = wake;
-        wake = undefined;
-        waiting?.();
-      }
-    }
+      }),
+    );
   }
-  await Promise.all(Array.from({ length: concurrency }, work));
+  await Promise.all(roots.map(walk));
   return done;
 }
 
