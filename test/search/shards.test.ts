@@ -20,6 +20,20 @@ function history(from: string, count: number, everyHours: number, pages = 100, f
 /** The shards as sets of ids, to compare membership whatever their numbers. */
 const memberships = (shards: SearchShard[]) => shards.map((s) => s.ids.join(','));
 
+/**
+ * Add `added` to `sessions` and check that exactly one shard changed, the one holding it in `bucket`, small enough to
+ * index again on every rebuild (a few dozen sessions, not a quarter of the site).
+ */
+function expectLandsAlone(sessions: ShardableSession[], added: ShardableSession, bucket: string): void {
+  const before = assignSearchShards(sessions);
+  const after = assignSearchShards([...sessions, added]);
+  const changed = memberships(after).filter((m) => !memberships(before).includes(m));
+  expect(changed).toHaveLength(1);
+  const shard = after.find((s) => s.ids.includes(added.id));
+  expect(shard?.bucket).toBe(bucket);
+  expect(shard?.pages).toBeLessThan(2_000);
+}
+
 describe('search shards by time', () => {
   const past = history('2026-01-05T09:00:00Z', 250, 7); // 2026-01-05 to 03-19: the newest month is March
 
@@ -38,15 +52,7 @@ describe('search shards by time', () => {
   });
 
   it('lands a new session in a shard of its own week and leaves every other shard as it was', () => {
-    const before = assignSearchShards(past);
-    const added = { id: id(5000), createdAt: '2026-03-16T08:00:00Z', pages: 300 };
-    const after = assignSearchShards([...past, added]);
-    const changed = memberships(after).filter((m) => !memberships(before).includes(m));
-    expect(changed).toHaveLength(1);
-    const shard = after.find((s) => s.ids.includes(added.id));
-    expect(shard?.bucket).toBe('week:2026-03-16');
-    // This week's sessions only: a few dozen pages to index again, not a quarter of the site.
-    expect(shard?.pages).toBeLessThan(2_000);
+    expectLandsAlone(past, { id: id(5000), createdAt: '2026-03-16T08:00:00Z', pages: 300 }, 'week:2026-03-16');
   });
 
   it('changes one shard when an old session grows, none other', () => {
@@ -72,18 +78,12 @@ describe('search shards by time', () => {
   it('shards a busy newest week by day: a new session changes its day, and the next week joins the days again', () => {
     // As the 100k bench home: a session every ~6 h of ~385 pages, ~10k pages a week.
     const busy = history('2026-03-02T01:00:00Z', 56, 6, 385, 3000); // Mon 2 March to Sun 15 March
-    const before = assignSearchShards(busy);
-    expect(before.map((s) => s.bucket)).toEqual([
+    expect(assignSearchShards(busy).map((s) => s.bucket)).toEqual([
       'week:2026-03-02',
       ...['09', '10', '11', '12', '13', '14', '15'].map((d) => `day:2026-03-${d}`),
     ]);
     const added = { id: id(6000), createdAt: '2026-03-15T23:00:00Z', pages: 301 };
-    const after = assignSearchShards([...busy, added]);
-    const changed = memberships(after).filter((m) => !memberships(before).includes(m));
-    expect(changed).toHaveLength(1);
-    const shard = after.find((s) => s.ids.includes(added.id));
-    expect(shard?.bucket).toBe('day:2026-03-15');
-    expect(shard?.pages).toBeLessThan(2_000);
+    expectLandsAlone(busy, added, 'day:2026-03-15');
     // Monday comes: last week's days are one shard again, this week's first day one of its own (a quiet week).
     const monday = { id: id(6001), createdAt: '2026-03-16T09:00:00Z', pages: 301 };
     const nextWeek = assignSearchShards([...busy, added, monday]);
