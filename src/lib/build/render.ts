@@ -86,10 +86,19 @@ function renderPart(ctx: BuildContext, n: number, count: number, running: Set<Re
   const cwd = workingFolder(ctx.projectRoot, outDir);
   const label = count > 1 ? `[render ${n + 1}/${count}] ` : '';
   const astroBin = path.join(ctx.projectRoot, 'node_modules', 'astro', 'bin', 'astro.mjs');
-  const orphanGuard = pathToFileURL(path.join(ctx.projectRoot, 'src', 'lib', 'build', 'orphan-guard.ts')).href;
+  const preload = (file: string) => `--import=${pathToFileURL(path.join(ctx.projectRoot, 'src', 'lib', 'build', file)).href}`;
   const child = spawn(
     process.execPath,
-    [`--max-old-space-size=${ctx.heapMb}`, `--import=${orphanGuard}`, astroBin, 'build', '--root', ctx.projectRoot, ...ctx.astroArgs],
+    [
+      `--max-old-space-size=${ctx.heapMb}`,
+      preload('orphan-guard.ts'),
+      preload('astro-temp-files.ts'),
+      astroBin,
+      'build',
+      '--root',
+      ctx.projectRoot,
+      ...ctx.astroArgs,
+    ],
     // Colours as if Astro wrote to the terminal itself.
     { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...partEnv, ...(process.stdout.isTTY && !partEnv.NO_COLOR ? { FORCE_COLOR: '1' } : {}) } },
   );
