@@ -11,7 +11,8 @@
  * the others are merged into it at once (`mergeIndex`, each with its own base), so results and filters come back
  * as one. Pagefind starts as soon as the page runs; with a `?q=`, that query's chunks are
  * preloaded in every shard meanwhile and it is searched the moment the shards are merged. The query is kept in the
- * URL (`?q=`), so a reload or a shared link shows the same results.
+ * URL (`?q=`), so a reload or a shared link shows the same results. The filter values load when a filter group is
+ * first opened (`FilterPanel`).
  */
 import {
   afterHeading,
@@ -23,7 +24,9 @@ import {
   type WordHit,
 } from '../lib/search/excerpt.ts';
 import {
+  FILTER_ORDER,
   filterGroups,
+  filterLabel,
   hasSelection,
   searchFilters,
   type FilterCounts,
@@ -171,31 +174,78 @@ function resultNode(fragment: Fragment): HTMLLIElement {
   return li;
 }
 
-/** The filter panels: one `<details>` per group, a checkbox per value; counts updated in place after each search. */
+/**
+ * The filter panels: one `<details>` per group, a checkbox per value; counts updated in place after each search.
+ *
+ * The values load when a group is first opened, not on page load. `filters()` fetches every shard's filter chunks
+ * (each page is listed under each of its ~8 groups): ~15 bytes a page, so ~15 MB over the 42 bundles of a
+ * 1M-step archive, which every visit to the search page paid for before its first query. Most searches tick
+ * nothing. The groups themselves are known (`FILTER_ORDER`), so the panel is drawn at once, closed.
+ */
 class FilterPanel {
   readonly selection: FilterSelection = new Map();
   private readonly boxes = new Map<string, { input: HTMLInputElement; count: HTMLElement; item: HTMLElement }>();
   private readonly lists = new Map<string, HTMLUListElement>();
-  private readonly available: FilterCounts;
+  private readonly notes = new Map<string, HTMLParagraphElement>();
+  private readonly host: HTMLElement;
+  private available: FilterCounts = {};
+  private loading?: Promise<void>;
+  private readonly load: () => Promise<FilterCounts>;
   private readonly onChange: () => void;
+  private readonly onLoaded: () => Promise<void>;
+  /** The values are drawn (`data-loaded` is set on the host after `onLoaded` too, for tests to wait on). */
+  private drawn = false;
 
-  constructor(host: HTMLElement, available: FilterCounts, onChange: () => void) {
-    this.available = available;
+  /** `load` fetches every group's values (`filters()`); `onLoaded` runs once they are drawn. */
+  constructor(host: HTMLElement, load: () => Promise<FilterCounts>, onChange: () => void, onLoaded: () => Promise<void>) {
+    this.host = host;
+    this.load = load;
     this.onChange = onChange;
-    for (const group of filterGroups(available, available, this.selection)) {
-      if (group.values.length === 0) continue;
-      const details = el('details', 'search-filter');
-      details.dataset.filter = group.name;
-      details.append(el('summary', undefined, group.label));
-      const fieldset = el('fieldset');
-      fieldset.append(el('legend', 'sr-only', group.label));
-      const list = el('ul');
-      fieldset.append(list);
-      details.append(fieldset);
-      this.lists.set(group.name, list);
-      for (const value of group.values) list.append(this.valueItem(group.name, value));
-      host.append(details);
-    }
+    this.onLoaded = onLoaded;
+    for (const name of FILTER_ORDER) this.group(name);
+  }
+
+  /** A group's closed `<details>`, its values drawn once loaded. */
+  private group(name: string): void {
+    const details = el('details', 'search-filter');
+    details.dataset.filter = name;
+    details.append(el('summary', undefined, filterLabel(name)));
+    const fieldset = el('fieldset');
+    fieldset.append(el('legend', 'sr-only', filterLabel(name)));
+    const note = el('p', 'search-filter-note muted small', 'Loading values…');
+    const list = el('ul');
+    fieldset.append(note, list);
+    details.append(fieldset);
+    details.addEventListener('toggle', () => {
+      if (details.open) void this.ensureLoaded();
+    });
+    this.lists.set(name, list);
+    this.notes.set(name, note);
+    this.host.append(details);
+  }
+
+  /** Load and draw every group's values, once. */
+  ensureLoaded(): Promise<void> {
+    this.loading ??= this.load().then(
+      async (available) => {
+        this.available = available;
+        for (const group of filterGroups(available, available, this.selection)) {
+          if (!this.lists.has(group.name)) this.group(group.name);
+          const list = this.lists.get(group.name);
+          for (const value of group.values) list?.append(this.valueItem(group.name, value));
+          this.notes.get(group.name)?.remove();
+        }
+        for (const [name, note] of this.notes) if (note.isConnected) note.textContent = `No ${filterLabel(name).toLowerCase()} in this archive.`;
+        this.drawn = true;
+        await this.onLoaded();
+        this.host.dataset.loaded = 'true';
+      },
+      () => {
+        for (const note of this.notes.values()) note.textContent = 'The filter values could not be loaded. Close and open the group to try again.';
+        this.loading = undefined;
+      },
+    );
+    return this.loading;
   }
 
   private key(group: string, value: string): string {
@@ -222,8 +272,9 @@ class FilterPanel {
     return item;
   }
 
-  /** Show the counts of the last search (or of the whole index), most first; values with none are dimmed. */
-  update(current: FilterCounts): void {
+  /** Show the counts of the last search (or of the whole index: `undefined`), most first; values with none are dimmed. */
+  update(current: FilterCounts = this.available): void {
+    if (!this.drawn) return;
     for (const group of filterGroups(this.available, current, this.selection)) {
       const list = this.lists.get(group.name);
       if (!list) continue;
@@ -241,7 +292,6 @@ class FilterPanel {
 /** The page's controller: one query at a time, the newest wins. */
 class SearchPage {
   private panel?: FilterPanel;
-  private available: FilterCounts = {};
   private generation = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private results: SearchResponse['results'] = [];
@@ -262,8 +312,14 @@ class SearchPage {
   }
 
   async start(filterHost: HTMLElement): Promise<void> {
-    this.available = await this.pagefind.filters();
-    this.panel = new FilterPanel(filterHost, this.available, () => this.run(0));
+    // Counts come with a search only for the filter chunks loaded: once the values are in, the shown search runs
+    // again (its index chunks are loaded by then) so the panel counts its results.
+    this.panel = new FilterPanel(
+      filterHost,
+      () => this.pagefind.filters(),
+      () => this.run(0),
+      () => this.recount(),
+    );
     this.input.addEventListener('input', () => this.run(DEBOUNCE_MS));
     this.input.form?.addEventListener('submit', (event) => {
       event.preventDefault();
@@ -273,12 +329,25 @@ class SearchPage {
     else this.idle();
   }
 
+  /** Counts for the panel once its values are in: the shown query again, its results left as they are. */
+  private async recount(): Promise<void> {
+    const term = this.term();
+    const selection = this.panel?.selection ?? new Map();
+    if (!term && !hasSelection(selection)) {
+      this.panel?.update();
+      return;
+    }
+    const generation = this.generation;
+    const found = await this.pagefind.search(term || null, { filters: searchFilters(selection) });
+    if (generation === this.generation && found) this.panel?.update(found.filters);
+  }
+
   private term(): string {
     return this.input.value.trim();
   }
 
   private idle(): void {
-    this.panel?.update(this.available);
+    this.panel?.update();
     this.list.replaceChildren();
     this.more.hidden = true;
     this.status.textContent = 'Type to search every session, or tick a filter.';

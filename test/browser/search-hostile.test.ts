@@ -53,6 +53,8 @@ describe.skipIf(!hasChromium())('search page over markup in every filter field',
     });
     expect(await resultCount(page, hostile.word)).toBeGreaterThan(0);
     for (const summary of await page.locator('details.search-filter > summary').all()) await summary.click();
+    // The values load when a group is first opened.
+    await page.locator('#search-filters[data-loaded="true"]').waitFor({ timeout: 15_000 });
     return { page, navigations };
   }
 

@@ -10,6 +10,7 @@ import { demoBuild } from '../helpers/homes.ts';
 import { hasChromium, launchBrowser } from '../helpers/browser.ts';
 import { serveStatic, type StaticServer } from '../../scripts/lib/static-server.ts';
 import { RESULT_LINK, expectProductFilterNarrows, resultCount } from '../helpers/search-ui.ts';
+import { FILTER_ORDER, filterLabel } from '../../src/lib/search/filters.ts';
 
 describe.skipIf(!hasChromium())('search in the browser', () => {
   let server: StaticServer;
@@ -65,6 +66,7 @@ describe.skipIf(!hasChromium())('search in the browser', () => {
     }
     const outcome = page.locator('details.search-filter[data-filter="outcome"]');
     await outcome.locator('summary').click();
+    await page.locator('#search-filters[data-loaded="true"]').waitFor({ timeout: 15_000 });
     await outcome.locator('label', { hasText: 'failed' }).locator('input').check();
     await expect.poll(async () => resultCount(page, 'vitest'), { timeout: 15_000 }).toSatisfy((n: number) => n > 0 && n < all);
     const shown = await page.locator('li.search-result').count();
@@ -76,9 +78,36 @@ describe.skipIf(!hasChromium())('search in the browser', () => {
     const everywhere = await resultCount(page, 'README');
     const sessions = page.locator('details.search-filter[data-filter="session"]');
     await sessions.locator('summary').click();
+    await page.locator('#search-filters[data-loaded="true"]').waitFor({ timeout: 15_000 });
     await sessions.locator('label', { hasText: 'Brewbox landing page · 1ef4ccf5' }).locator('input').check();
     await expect.poll(async () => resultCount(page, 'README'), { timeout: 15_000 }).toSatisfy((n: number) => n > 0 && n < everywhere);
     for (const title of await page.locator(RESULT_LINK).allTextContents()) expect(title).toMatch(/^Brewbox landing page(?: ›|$)/);
+    await page.close();
+  });
+
+  it('draws the filter groups at once and loads their values only when one is first opened, counted for the query', async () => {
+    const page = await context.newPage();
+    const filterChunks: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('.pf_filter')) filterChunks.push(request.url());
+    });
+    await page.goto(`${server.origin}/search/?q=vitest`);
+    const all = await resultCount(page, 'vitest');
+    expect(all).toBeGreaterThan(1);
+    // Every group is listed, closed, before any value has loaded: searching fetched no filter chunk.
+    expect(await page.locator('details.search-filter > summary').allTextContents()).toEqual(FILTER_ORDER.map(filterLabel));
+    expect(await page.locator('details.search-filter[open]').count()).toBe(0);
+    expect(filterChunks).toEqual([]);
+    const product = page.locator('details.search-filter[data-filter="product"]');
+    await product.locator('summary').click();
+    await page.locator('#search-filters[data-loaded="true"]').waitFor({ timeout: 15_000 });
+    expect(filterChunks.length).toBeGreaterThan(0);
+    // Each page tags one product, so once the query has been counted the product counts add up to its results.
+    const productTotal = async () =>
+      (await product.locator('.search-filter-count').allTextContents()).reduce((sum, text) => sum + Number(text.replaceAll(',', '')), 0);
+    await expect.poll(productTotal, { timeout: 15_000 }).toBe(all);
+    // The results were left as they were while the panel was counted.
+    expect(await resultCount(page, 'vitest')).toBe(all);
     await page.close();
   });
 

@@ -22,6 +22,8 @@ export async function expectProductFilterNarrows(context: BrowserContext, origin
   expect(all).toBeGreaterThan(1);
   const block = page.locator('details.search-filter[data-filter="product"]');
   await block.locator('summary').click();
+  // The values load when a group is first opened, then the panel counts the query: tick once it has.
+  await page.locator('#search-filters[data-loaded="true"]').waitFor({ timeout: 15_000 });
   await block.locator('input[type="checkbox"]').first().check();
   // Ticking searches again: wait for the count of the filtered search.
   await expect.poll(async () => resultCount(page, query), { timeout: 15_000 }).toSatisfy((n: number) => n > 0 && n < all);

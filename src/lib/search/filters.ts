@@ -27,8 +27,11 @@ export interface FilterGroupView {
   values: FilterValueView[];
 }
 
-/** The groups the pages tag, in the order the panel lists them; any other group follows, by name. */
-export const FILTER_ORDER = ['product', 'workspace', 'session', 'outcome', 'model', 'tool', 'step type', 'status'];
+/**
+ * The groups the pages tag, in the order the panel lists them; any other group follows, by name. The page draws
+ * these before their values load (values load when a group is first opened).
+ */
+export const FILTER_ORDER = ['product', 'workspace', 'session', 'outcome', 'model', 'tool', 'step type', 'status', 'session kind'];
 
 /** A group's label: its key with a capital. */
 export function filterLabel(name: string): string {
