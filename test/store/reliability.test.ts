@@ -138,6 +138,32 @@ describe('a new store opened by many processes at once', () => {
   }, 120_000);
 });
 
+describe('a new store another process is writing', () => {
+  it('waits for the file instead of failing at once to switch to WAL', async () => {
+    const store = path.join(tempDir(), 'archive.sqlite');
+    // Another connection holds the write lock on the new file: switching the journal to WAL needs the file to itself,
+    // and SQLite answered "database is locked" at once (1 ms) rather than waiting (two snapshots at once failed so).
+    const holder = new DatabaseSync(store);
+    holder.exec('BEGIN IMMEDIATE');
+    const schema = path.join(projectRoot, 'src', 'lib', 'store', 'schema.ts');
+    const code = `import { openStore } from ${JSON.stringify(schema)}; openStore(process.argv[1]).close();`;
+    const started = Date.now();
+    const opened = new Promise<{ code: number; err: string; ms: number }>((resolve) => {
+      execFile(process.execPath, ['--input-type=module', '-e', code, store], (error, _out, err) =>
+        resolve({ code: error ? ((error.code as number) ?? 1) : 0, err, ms: Date.now() - started }),
+      );
+    });
+    await sleep(1500);
+    holder.exec('ROLLBACK');
+    holder.close();
+    const result = await opened;
+    expect(result, result.err).toMatchObject({ code: 0 });
+    expect(result.ms).toBeGreaterThanOrEqual(1500);
+    expect(query(store, 'PRAGMA journal_mode')).toEqual([{ journal_mode: 'wal' }]);
+    expect(query(store, 'PRAGMA user_version')).toEqual([{ user_version: SCHEMA_VERSION }]);
+  });
+});
+
 describe('a store that is not ours', () => {
   it('stops npm run archive and npm run build with a message and a hint, file untouched', async () => {
     const dir = tempDir();

@@ -194,7 +194,7 @@ export function openStore(file: string, options: OpenStoreOptions = {}): Databas
     if (!options.readOnly) {
       // Before any table is written, so the -wal and -shm files are created with the same mode as the store.
       chmodSync(file, 0o600);
-      db.exec('PRAGMA journal_mode = WAL');
+      useWal(db);
       migrate(db);
       for (const side of ['-wal', '-shm']) if (existsSync(file + side)) chmodSync(file + side, 0o600);
     }
@@ -205,6 +205,28 @@ export function openStore(file: string, options: OpenStoreOptions = {}): Databas
     throw error;
   }
 }
+
+/**
+ * Switch the store to WAL, waiting out another process that is opening it too. The switch needs the file to itself,
+ * and SQLite may answer SQLITE_BUSY at once instead of calling the busy handler when waiting could deadlock
+ * (sqlite3_busy_handler's documentation): two snapshots into a new store at once failed within half a second with
+ * "database is locked" (test/store/reliability.test.ts, 2026-12-01). So it is retried, up to the busy timeout.
+ */
+function useWal(db: DatabaseSync): void {
+  const until = Date.now() + BUSY_TIMEOUT_MS;
+  for (let waitMs = 5; ; waitMs = Math.min(waitMs * 2, 200)) {
+    try {
+      db.exec('PRAGMA journal_mode = WAL');
+      return;
+    } catch (error) {
+      if ((error as { errcode?: number }).errcode !== SQLITE_BUSY || Date.now() > until) throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, waitMs);
+    }
+  }
+}
+
+/** SQLite's result code for a database file another connection holds. */
+const SQLITE_BUSY = 5;
 
 /** Refuse a database that is not ours, newer than this code, or corrupt: nothing has been written yet. */
 function checkOwnership(db: DatabaseSync, file: string): void {
