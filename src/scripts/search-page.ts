@@ -178,9 +178,10 @@ function resultNode(fragment: Fragment): HTMLLIElement {
  * The filter panels: one `<details>` per group, a checkbox per value; counts updated in place after each search.
  *
  * The values load when a group is first opened, not on page load. `filters()` fetches every shard's filter chunks
- * (each page is listed under each of its ~8 groups): ~15 bytes a page, so ~15 MB over the 42 bundles of a
- * 1M-step archive, which every visit to the search page paid for before its first query. Most searches tick
- * nothing. The groups themselves are known (`FILTER_ORDER`), so the panel is drawn at once, closed.
+ * (each page is listed under each of its ~8 groups): ~16 bytes a page, ~470 KB and ~470 ms a 28k-page bundle, so
+ * ~20 MB over the 42 bundles of a 1M-step archive, which every visit to the search page paid for before its first
+ * query. Once loaded, every query also counts every value (a 72 ms query took 275–468 ms, BENCHMARKS.md). Most
+ * searches tick nothing. The groups themselves are known (`FILTER_ORDER`), so the panel is drawn at once, closed.
  */
 class FilterPanel {
   readonly selection: FilterSelection = new Map();
@@ -234,8 +235,9 @@ class FilterPanel {
           const list = this.lists.get(group.name);
           for (const value of group.values) list?.append(this.valueItem(group.name, value));
           this.notes.get(group.name)?.remove();
+          this.notes.delete(group.name);
         }
-        for (const [name, note] of this.notes) if (note.isConnected) note.textContent = `No ${filterLabel(name).toLowerCase()} in this archive.`;
+        for (const [name, note] of this.notes) note.textContent = `No ${filterLabel(name).toLowerCase()} in this archive.`;
         this.drawn = true;
         await this.onLoaded();
         this.host.dataset.loaded = 'true';
@@ -338,8 +340,13 @@ class SearchPage {
       return;
     }
     const generation = this.generation;
-    const found = await this.pagefind.search(term || null, { filters: searchFilters(selection) });
+    const found = await this.find(term, selection);
     if (generation === this.generation && found) this.panel?.update(found.filters);
+  }
+
+  /** Pagefind's search for `term` and what is ticked. A null term with filters lists every page the filters match. */
+  private find(term: string, selection: FilterSelection): Promise<SearchResponse | null> {
+    return this.pagefind.search(term || null, { filters: searchFilters(selection) });
   }
 
   private term(): string {
@@ -374,8 +381,7 @@ class SearchPage {
       return;
     }
     this.status.textContent = 'Searching…';
-    // A null term with filters lists every page the filters match.
-    const found = await this.pagefind.search(term || null, { filters: searchFilters(selection) });
+    const found = await this.find(term, selection);
     if (generation !== this.generation || !found) return;
     this.results = found.results;
     this.shown = 0;

@@ -206,6 +206,9 @@ export function openStore(file: string, options: OpenStoreOptions = {}): Databas
   }
 }
 
+/** SQLite's result code for a database file another connection holds. */
+const SQLITE_BUSY = 5;
+
 /**
  * Switch the store to WAL, waiting out another process that is opening it too. The switch needs the file to itself,
  * and SQLite may answer SQLITE_BUSY at once instead of calling the busy handler when waiting could deadlock
@@ -224,9 +227,6 @@ function useWal(db: DatabaseSync): void {
     }
   }
 }
-
-/** SQLite's result code for a database file another connection holds. */
-const SQLITE_BUSY = 5;
 
 /** Refuse a database that is not ours, newer than this code, or corrupt: nothing has been written yet. */
 function checkOwnership(db: DatabaseSync, file: string): void {
