@@ -69,7 +69,7 @@ describe('renderDiff', () => {
       '<tr class="diff-del"><td class="diff-num">43</td><td class="diff-num"></td><td class="diff-marker">-</td><td class="diff-code"><span class="line">    sum ',
     );
     expect(html).toContain('<tr class="diff-add"><td class="diff-num"></td><td class="diff-num">44</td><td class="diff-marker">+</td>');
-    expect(html).toContain('<span class="sl-d73a49 sd-f97583">if</span>');
+    expect(html).toContain('<span class="sl-cf222e sd-ff7b72">if</span>');
     expect(html).toContain('&lt;script&gt;');
     expect(html).not.toContain('<script');
   });

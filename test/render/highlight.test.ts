@@ -35,7 +35,7 @@ describe('highlightCode', () => {
     const code = 'const greeting = "<b>hi</b> & bye";\nconsole.log(greeting);';
     const html = await highlightCode(code, 'ts');
     expect(html).toMatch(/^<pre class="code-block" data-lang="typescript"><code>/);
-    expect(html).toContain('<span class="sl-d73a49 sd-f97583">const</span>');
+    expect(html).toContain('<span class="sl-cf222e sd-ff7b72">const</span>');
     expect(html).toContain('&lt;b&gt;hi&lt;/b&gt; &amp; bye');
     expect(html).not.toContain('<b>');
     expect(visibleText(html)).toBe(code);
@@ -62,7 +62,7 @@ describe('highlightCode', () => {
     expect(html).toContain('code-block--partial');
     expect(html).toContain('<span class="code-block-divider" role="separator" data-pagefind-ignore>— 950 more lines, not highlighted —</span>');
     const [head, tail] = html.split('code-block-divider');
-    expect(head).toContain('<span class="sl-005cc5 sd-79b8ff">echo</span> <span class="sl-032f62 sd-9ecbff">line49</span>');
+    expect(head).toContain('<span class="sl-0550ae sd-79c0ff">echo</span> <span class="sl-0a3069 sd-a5d6ff">line49</span>');
     expect(tail).not.toContain('sl-');
     expect(tail).toContain('<span class="line">echo line50 &lt;tag&gt;</span>');
     expect(tail).toContain('<span class="line">echo line999 &lt;tag&gt;</span>');

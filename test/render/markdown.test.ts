@@ -65,7 +65,7 @@ describe('renderMarkdown', () => {
   it('highlights fenced code from its text, escaped, and keeps inline code', async () => {
     const html = await renderMarkdown('Run `npm <x>`:\n\n```ts\nconst a = "</pre><script>alert(1)</script>";\n```\n\n```\nplain <b>\n```');
     expect(html).toContain('<code>npm &#x3C;x></code>');
-    expect(html).toContain('<pre class="code-block" data-lang="typescript"><code><span class="line"><span class="sl-d73a49 sd-f97583">const</span>');
+    expect(html).toContain('<pre class="code-block" data-lang="typescript"><code><span class="line"><span class="sl-cf222e sd-ff7b72">const</span>');
     expect(html).not.toMatch(/<script/);
     expect(html).toContain('&lt;/pre&gt;&lt;script&gt;');
     expect(html).toContain('<pre class="code-block" data-lang="text"><code><span class="line">plain &lt;b&gt;</span></code></pre>');

@@ -24,20 +24,25 @@ import {
   type ThemedTokenWithVariants,
   type ThemeRegistrationRaw,
 } from 'shiki';
-import githubDark from 'shiki/themes/github-dark.mjs';
-import githubLight from 'shiki/themes/github-light.mjs';
+import githubDark from 'shiki/themes/github-dark-default.mjs';
+import githubLight from 'shiki/themes/github-light-default.mjs';
 import shikiPackage from 'shiki/package.json' with { type: 'json' };
 import { cacheFile, cacheRoot, readCacheFile, writeCacheFile } from './disk-cache.ts';
 import { escapeHtml } from './escape.ts';
 
-/** Theme names, light then dark. Part of the cache key. */
-export const HIGHLIGHT_THEMES = { light: 'github-light', dark: 'github-dark' } as const;
+/**
+ * Theme names, light then dark. Part of the cache key. GitHub's current Primer-based themes: every foreground colour
+ * they give a token meets WCAG AA (4.5:1) on their own background, where the older `github-light`/`github-dark` put
+ * orange `#e36209` on white (3.49:1) and comments `#6a737d` on `#24292e` (3.05:1) on thousands of tokens
+ * (issue 22; test/render/highlight-contrast.test.ts checks every colour emitted).
+ */
+export const HIGHLIGHT_THEMES = { light: 'github-light-default', dark: 'github-dark-default' } as const;
 
 /**
  * Bump when the HTML this module emits changes, so cached blocks from an older build are not reused.
  * The Shiki version is part of the tag too: a new grammar can tokenize differently.
  */
-export const HIGHLIGHT_VERSION = `render-3;shiki-${(shikiPackage as { version: string }).version}`;
+export const HIGHLIGHT_VERSION = `render-4;shiki-${(shikiPackage as { version: string }).version}`;
 
 /** Options for `highlightCode`. */
 export interface HighlightOptions {
@@ -214,6 +219,10 @@ function themeColors(theme: ThemeRegistrationRaw): ThemeColors {
   const colors = (theme.colors ?? {}) as Record<string, string>;
   const tokens = new Set<string>();
   for (const rule of theme.tokenColors ?? theme.settings ?? []) {
+    // A rule that sets a background (`carriage-return`, `markup.ignored`) pairs a pale foreground with it; blocks here
+    // never paint token backgrounds, so such a colour alone would be unreadable (`#eaeef2` on white): the token keeps
+    // the block's foreground instead.
+    if (rule.settings?.background) continue;
     const hex = normalizeColor(rule.settings?.foreground);
     if (hex) tokens.add(hex);
   }
@@ -226,7 +235,7 @@ const LIGHT = themeColors(githubLight as ThemeRegistrationRaw);
 const DARK = themeColors(githubDark as ThemeRegistrationRaw);
 
 /**
- * github-light and github-dark are generated from one source: the same 46 rules with the same scopes and font
+ * GitHub's light and dark themes are generated from one source: the same 49 rules with the same scopes and font
  * styles, only the colours differ. So one tokenizer pass with a merged theme, whose colour for each rule is a code
  * for the (light, dark) pair, gives both themes at once; `codeToTokensWithThemes` tokenizes once per theme and
  * cost 1.6× as much here. When the two themes ever stop lining up, `DUAL` is undefined and both passes are run.
