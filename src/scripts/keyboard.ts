@@ -5,6 +5,7 @@
  * header's).
  * Never while typing in a field, and never with a modifier key.
  */
+import { setMenuOpen } from './site-menu.ts';
 function typing(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
   return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName);
@@ -48,6 +49,8 @@ document.addEventListener('keydown', (event) => {
   if (event.key === '/') {
     const box = document.querySelector<HTMLInputElement>('#search-input') ?? document.querySelector<HTMLInputElement>('#site-search');
     if (box) {
+      // The header's box may be folded in the narrow-screen menu: open it first, or focus() would do nothing.
+      if (box.closest('.site-menu')) setMenuOpen(true);
       box.focus();
       box.select();
       handled = true;

@@ -6,6 +6,7 @@
  * one (wall-clock minus active), is drawn at most `GAP_MAX` wide: a gap with a break mark, a turn's idle tail in a
  * lighter shade, each with its length in its title. Colours come from CSS classes (`strip-band`, `strip-fail`, …), never inline styles (CSP). Pure.
  */
+import { plural } from '../archive/labels.ts';
 import { escapeHtml } from '../render/escape.ts';
 import { formatDuration } from '../archive/format.ts';
 import { saneTime } from '../brain/dates.ts';
@@ -43,8 +44,15 @@ function round(n: number): string {
   return String(Math.round(n * 10) / 10);
 }
 
-function clock(t: number): string {
-  return new Date(t).toISOString().slice(11, 16);
+/** `14:05`, or `2026-08-03 14:05` on a strip that spans more than one UTC day (a 28-hour session's times alone
+ * would not say which day a turn was on). */
+function clock(t: number, withDay = false): string {
+  const iso = new Date(t).toISOString();
+  return withDay ? `${iso.slice(0, 10)} ${iso.slice(11, 16)}` : iso.slice(11, 16);
+}
+
+function utcDay(t: number): string {
+  return new Date(t).toISOString().slice(0, 10);
 }
 
 interface Span {
@@ -65,6 +73,8 @@ export function wallClockStrip(turns: readonly StripTurn[], id = 'strip'): strin
   }
   if (spans.length === 0) return '';
   spans.sort((a, b) => a.start - b.start);
+  const days = utcDay((spans[0] as Span).start) !== utcDay(Math.max(...spans.map((s) => s.end)));
+  const at = (t: number) => clock(t, days);
   // A turn's background command can run on for days (real 86033144: a bot started in turn 17 ran 186 h); its band
   // stops where the next turn starts, and its title says the turn ran on (`wall` keeps the turn's own duration).
   const wall = new Map(spans.map((s) => [s, s.end - s.start]));
@@ -112,7 +122,7 @@ export function wallClockStrip(turns: readonly StripTurn[], id = 'strip'): strin
     k++;
     const own = wall.get(span) ?? span.end - span.start;
     const ranOn = own > span.end - span.start ? `, ran on past the next turn (${formatDuration(own)} in all)` : '';
-    const title = `Turn ${t.number} · ${clock(span.start)}–${clock(span.end)} UTC · ${formatDuration(span.end - span.start) || '0 s'}${tail > 0 ? ` (${formatDuration(span.active) || '0 s'} active)` : ''}${ranOn} · ${t.toolCalls} tool calls${failed ? ` · ${t.failures} failed` : ''}${t.label ? ` · ${t.label}` : ''}`;
+    const title = `Turn ${t.number} · ${at(span.start)}–${utcDay(span.end) === utcDay(span.start) ? clock(span.end) : at(span.end)} UTC · ${formatDuration(span.end - span.start) || '0 s'}${tail > 0 ? ` (${formatDuration(span.active) || '0 s'} active)` : ''}${ranOn} · ${plural(t.toolCalls, 'tool call')}${failed ? ` · ${t.failures} failed` : ''}${t.label ? ` · ${t.label}` : ''}`;
     const bandW = activeW + tailW;
     parts.push(
       `<a href="${escapeHtml(t.href)}" aria-label="${escapeHtml(title)}"><title>${escapeHtml(title)}</title>` +
@@ -140,9 +150,9 @@ export function wallClockStrip(turns: readonly StripTurn[], id = 'strip'): strin
   });
   const first = spans[0] as Span;
   const last = Math.max(...spans.map((s) => s.end));
-  parts.push(`<text class="strip-tick" x="0" y="${H - 2}">${escapeHtml(`${clock(first.start)} UTC`)}</text>`);
-  parts.push(`<text class="strip-tick" x="${W}" y="${H - 2}" text-anchor="end">${escapeHtml(`${clock(last)} UTC`)}</text>`);
-  const desc = `${spans.length} turns from ${clock(first.start)} to ${clock(last)} UTC; band width is time at work, idle time is drawn short (a break mark between turns, a pale tail inside a turn); turns with failures are marked red.`;
+  parts.push(`<text class="strip-tick" x="0" y="${H - 2}">${escapeHtml(`${at(first.start)} UTC`)}</text>`);
+  parts.push(`<text class="strip-tick" x="${W}" y="${H - 2}" text-anchor="end">${escapeHtml(`${at(last)} UTC`)}</text>`);
+  const desc = `${spans.length} turn${spans.length === 1 ? '' : 's'} from ${at(first.start)} to ${at(last)} UTC; band width is time at work, idle time is drawn short (a break mark between turns, a pale tail inside a turn); turns with failures are marked red.`;
   const safe = id.replace(/[^A-Za-z0-9_-]/g, '-');
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" class="strip-svg" role="group" aria-labelledby="${safe}-title" aria-describedby="${safe}-desc">` +

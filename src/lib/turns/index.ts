@@ -5,7 +5,7 @@
 export { buildTurns, sessionTurns, callLine, IDLE_GAP_MS, OUTPUT_HEAD_MAX, STEP_SUMMARY_MAX } from './build.ts';
 export { outcomeOf, orphanOutcome, toolKind, stepFailed, errorText, shortTask } from './outcome.ts';
 export { pairCalls, isResultStep, NOT_RESULT_TYPES } from './pairing.ts';
-export { modelsPerStep, modelSequence, modelSwitches, UNKNOWN_MODEL } from './models.ts';
+export { modelChainSummary, modelsPerStep, modelSequence, modelSwitches, UNKNOWN_MODEL } from './models.ts';
 export { displayBody, splitTransport, readCommandText, readViewText, readEditText } from './transport.ts';
 export { requestText, checkpointText, mentions } from './text.ts';
 export { callOutput, type CallOutput } from './output.ts';

@@ -58,3 +58,17 @@ export function modelSequence(segments: readonly ModelSegment[]): string[] {
 
 /** Key for counting steps per model: the name, or `unknown`. */
 export const UNKNOWN_MODEL = 'unknown';
+
+/** Chains up to this long are shown whole (`A → B → A`); longer ones are summarised with the list behind it. */
+const CHAIN_SHOWN_WHOLE = 3;
+
+/**
+ * How a session's model chain reads in a header or a card: the chain itself while it is short, else
+ * `4 models, 14 switches` (a real session switched 14 times between 4 models: 11 lines of names).
+ */
+export function modelChainSummary(sequence: readonly string[]): { text: string; whole: boolean } {
+  if (sequence.length <= CHAIN_SHOWN_WHOLE) return { text: sequence.join(' → '), whole: true };
+  const distinct = new Set(sequence).size;
+  const switches = sequence.length - 1;
+  return { text: `${distinct} model${distinct === 1 ? '' : 's'}, ${switches} switch${switches === 1 ? '' : 'es'}`, whole: false };
+}

@@ -1,0 +1,44 @@
+/**
+ * Words for pages: counts with the right plural, and human names for the enum-like values Antigravity writes
+ * (artifact types, product folders). Pure; every page and the export take their labels from here so that one
+ * thing is named one way everywhere.
+ */
+
+/** `1 turn`, `2 turns`, `1 change`; `many` for irregular plurals (`1 child`, `3 children`). Counts in en-US digits. */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+}
+
+/** The artifact types seen in real `.metadata.json` files, by their human name. */
+const ARTIFACT_TYPES: Record<string, string> = {
+  ARTIFACT_TYPE_IMPLEMENTATION_PLAN: 'Implementation plan',
+  ARTIFACT_TYPE_TASK: 'Task list',
+  ARTIFACT_TYPE_WALKTHROUGH: 'Walkthrough',
+  ARTIFACT_TYPE_OTHER: 'Other',
+};
+
+/**
+ * `ARTIFACT_TYPE_IMPLEMENTATION_PLAN` → `Implementation plan`. A type not known here still reads as words
+ * (`ARTIFACT_TYPE_DESIGN_REVIEW` → `Design review`): Antigravity adds types, and the raw value stays in the
+ * artifact's metadata on its page.
+ */
+export function artifactTypeLabel(type: string): string {
+  const known = ARTIFACT_TYPES[type];
+  if (known) return known;
+  const words = type.replace(/^ARTIFACT_TYPE_/, '').replace(/_+/g, ' ').trim().toLowerCase();
+  return words ? words[0]!.toUpperCase() + words.slice(1) : type;
+}
+
+/** What each product folder under `~/.gemini/` is (shown on /about/ and as the product badge's title). */
+export const PRODUCTS: readonly { folder: string; name: string; what: string }[] = [
+  { folder: 'antigravity', name: 'Antigravity', what: 'the Antigravity desktop app and editor (its Agent Manager and editor agent)' },
+  { folder: 'antigravity-ide', name: 'Antigravity IDE', what: 'sessions of the Antigravity editor build that keeps its own folder' },
+  { folder: 'antigravity-cli', name: 'Antigravity CLI', what: 'the terminal client (`agy`): coding sessions, background tasks, slash commands' },
+  { folder: 'antigravity-acp', name: 'Antigravity ACP', what: 'the Agent Client Protocol server: the agent driven headless by another editor or by CI' },
+  { folder: 'jetski', name: 'Jetski', what: "a brain folder written by another build of Antigravity's agent (same format; seen in real data)" },
+];
+
+/** `antigravity-cli` → `Antigravity CLI`; any other folder name as it is (it is the product the archive found). */
+export function productLabel(folder: string): string {
+  return PRODUCTS.find((p) => p.folder === folder)?.name ?? folder;
+}
