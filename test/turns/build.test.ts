@@ -96,12 +96,13 @@ describe('turn builder on the demo', async () => {
 
   it('opens each turn with the user words and counts what happened in it', () => {
     const { t } = turnsOf(demo, '04c6284a');
-    expect(t.turns.map((x) => [x.number, x.request?.text.split('\n')[0], x.stats.toolCalls, x.stats.failures, x.stats.filesChanged.length])).toMatchInlineSnapshot(`
+    expect(t.turns.map((x) => [x.number, x.request?.text.split('\n')[0], x.stats.toolCalls, x.stats.failures, x.stats.agentErrors, x.stats.filesChanged.length])).toMatchInlineSnapshot(`
       [
         [
           1,
           "Add rate limiting to the public API.",
           11,
+          0,
           0,
           1,
         ],
@@ -110,12 +111,14 @@ describe('turn builder on the demo', async () => {
           "Plan looks good. Keep in-memory for tests like you said. Leave internal tokens limited for now, go ahead.",
           25,
           2,
+          0,
           8,
         ],
         [
           3,
           "Nice. Two more things: /healthz must never be limited (k8s probes hit it every 2s), and internal service tokens (they start with int_) should skip the limiter after all. @[src/middleware/rate-limit.ts]",
           6,
+          0,
           1,
           2,
         ],

@@ -57,11 +57,5 @@ export function toolSummary(call: ToolCall): string {
   return oneLine(parts.length > 0 ? `${call.name}: ${parts.join(' ')}` : call.name);
 }
 
-/** True for ERROR_MESSAGE steps, ERROR status, or a non-empty `error` field. */
-export function isErrorStep(step: Step): boolean {
-  return (
-    step.type === 'ERROR_MESSAGE' ||
-    step.status === 'ERROR' ||
-    (step.error !== undefined && step.error !== null && step.error !== '')
-  );
-}
+/** True for ERROR_MESSAGE steps, ERROR status, or a non-empty `error` field (decided in `turns/failures.ts`). */
+export { isErrorStep } from '../turns/failures.ts';

@@ -4,6 +4,7 @@
  */
 import type { Message, Session, Step, TaskLog } from '../brain/types.ts';
 import { modelSequence, modelSwitches, modelsPerStep, UNKNOWN_MODEL } from './models.ts';
+import { stepFailure } from './failures.ts';
 import { backgroundTaskId, errorText, firstLine, orphanOutcome, outcomeOf, pathShortener, shortTask, stepFailed } from './outcome.ts';
 import { isResultStep, pairCalls } from './pairing.ts';
 import { checkpointText, meaningfulLine, mentions, requestText, taskFinished, wrappedBody } from './text.ts';
@@ -215,7 +216,7 @@ function stepLine(step: Step, calls: ToolCallView[], answers: ToolCallView | und
 }
 
 function emptyStats(): TurnStats {
-  return { steps: 0, toolCalls: 0, failures: 0, filesChanged: [], commands: 0, stepsPerModel: {} };
+  return { steps: 0, toolCalls: 0, failures: 0, agentErrors: 0, filesChanged: [], commands: 0, stepsPerModel: {} };
 }
 
 /** Length of the union of `[start, end]` intervals, in ms. */
@@ -392,6 +393,8 @@ export function buildTurns(input: TurnInput): SessionTurns {
             ? orphanOf(step).status === 'failed'
             : stepFailed(step);
     const view: StepView = { key: step.key, position: step.position, turn: t.number, summary: stepLine(step, stepCalls, answers), failed, callIds: stepCalls.map((c) => c.id) };
+    const failure = stepFailure(step, answers, orphanSet.has(step.position) ? orphanOf(step) : undefined);
+    if (failure) view.failure = failure;
     const model = perStep[step.position];
     if (model !== undefined) view.model = model;
     if (answers) view.answersCallId = answers.id;
@@ -420,7 +423,6 @@ export function buildTurns(input: TurnInput): SessionTurns {
       if (at !== undefined && !finishedBy.has(s.key)) times.push(at);
       for (const c of callsByStep.get(p) ?? []) {
         st.toolCalls++;
-        if (c.outcome.status === 'failed') st.failures++;
         if (c.outcome.kind === 'command') st.commands++;
         if (c.outcome.kind === 'edit' && c.outcome.status === 'ok' && c.outcome.target && !changed.has(c.outcome.target)) {
           changed.add(c.outcome.target);
@@ -437,7 +439,11 @@ export function buildTurns(input: TurnInput): SessionTurns {
           times.push(b);
         }
       }
-      if (orphanSet.has(p) && orphanOf(s).status === 'failed') st.failures++;
+      // Counted by the step that records it (`stepFailure`): a failed call by its one result step, so a call is
+      // counted once however many steps show it.
+      const failure = stepViews[p]?.failure;
+      if (failure === 'call') st.failures++;
+      else if (failure === 'agent') st.agentErrors++;
     }
     if (times.length > 0) {
       const first = Math.min(...times);

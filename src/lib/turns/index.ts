@@ -4,6 +4,20 @@
  */
 export { buildTurns, sessionTurns, callLine, IDLE_GAP_MS, OUTPUT_HEAD_MAX, STEP_SUMMARY_MAX } from './build.ts';
 export { outcomeOf, orphanOutcome, toolKind, stepFailed, errorText, shortTask } from './outcome.ts';
+export {
+  failureMessage,
+  failureLine,
+  callFailureMessage,
+  isErrorStep,
+  isFailedCall,
+  isFailedOrphan,
+  stepFailure,
+  sessionFailureCounts,
+  failureWords,
+  FAILURE_DEFINITIONS,
+  type FailureCounts,
+  type StepFailure,
+} from './failures.ts';
 export { pairCalls, isResultStep, NOT_RESULT_TYPES } from './pairing.ts';
 export { modelChainSummary, modelsPerStep, modelSequence, modelSwitches, UNKNOWN_MODEL } from './models.ts';
 export { displayBody, splitTransport, readCommandText, readViewText, readEditText } from './transport.ts';

@@ -5,6 +5,7 @@
 import type { Step, ToolCall } from '../brain/types.ts';
 import type { Outcome, OutcomeStatus, ToolKind } from './types.ts';
 import { decodeFilePath, readCommandText, readEditText, readViewText, splitTransport } from './transport.ts';
+import { failureLine, failureMessage, isErrorStep } from './failures.ts';
 
 /** Longest `Outcome.line`. */
 export const OUTCOME_LINE_MAX = 160;
@@ -91,25 +92,14 @@ function pathArg(call: ToolCall): string | undefined {
   return p?.startsWith('file://') ? decodeFilePath(p.slice('file://'.length)) : p;
 }
 
-/** The error text of a step: its `error` field, else its content without `Error:` and the header. */
+/** The error text of a step (`failureMessage`: the words past the header, the `error` field, stderr's last lines). */
 export function errorText(step: Step): string | undefined {
-  const e = step.error;
-  if (typeof e === 'string' && e.trim() !== '') return e.trim();
-  if (e !== undefined && e !== null && typeof e === 'object') {
-    const m = (e as Record<string, unknown>).message;
-    if (typeof m === 'string' && m.trim() !== '') return m.trim();
-    return JSON.stringify(e);
-  }
-  if (step.type === 'ERROR_MESSAGE' && step.content) {
-    const body = splitTransport(step.content).body.trim().replace(/^Error:?\s*/, '');
-    return body || undefined;
-  }
-  return undefined;
+  return failureMessage(step);
 }
 
-/** True when a step records a failure by itself: ERROR_MESSAGE, status ERROR, or an `error` field. */
+/** True when a step records a failure by itself: ERROR_MESSAGE, status ERROR, or an `error` field (`isErrorStep`). */
 export function stepFailed(step: Step): boolean {
-  return step.type === 'ERROR_MESSAGE' || step.status === 'ERROR' || (step.error !== undefined && step.error !== null && step.error !== '');
+  return isErrorStep(step);
 }
 
 function exitCodeOf(step: Step): number | undefined {
@@ -184,9 +174,12 @@ export function outcomeOf(call: ToolCall, result: Step | undefined, short: PathS
   if (d !== undefined) o.durationMs = d;
 
   let status: OutcomeStatus = result === undefined ? 'unknown' : result.status === 'RUNNING' ? 'running' : result.status === 'CANCELLED' ? 'cancelled' : 'ok';
-  const error = result ? errorText(result) : undefined;
   if (result && stepFailed(result)) status = 'failed';
-  if (error && status === 'failed') o.error = firstLine(error, 500);
+  // Read only for a failure: on a success it would scan every output for nothing.
+  if (result && status === 'failed') {
+    const error = failureMessage(result);
+    if (error) o.error = error;
+  }
 
   let line = '';
   switch (kind) {
@@ -200,9 +193,13 @@ export function outcomeOf(call: ToolCall, result: Step | undefined, short: PathS
       if (exit !== undefined) o.exitCode = exit;
       if (text.state === 'running' && result?.status !== 'DONE') status = 'running';
       if (text.state === 'cancelled') status = 'cancelled';
-      if (exit !== undefined) status = exit === 0 ? (status === 'failed' && error ? 'failed' : 'ok') : 'failed';
+      if (exit !== undefined) status = exit === 0 ? (status === 'failed' && o.error ? 'failed' : 'ok') : 'failed';
+      if (status === 'failed' && !o.error && result) {
+        const error = failureMessage(result);
+        if (error) o.error = error;
+      }
       const tail =
-        exit !== undefined ? `exit ${exit}` : status === 'running' ? 'running in the background' : status === 'cancelled' ? 'cancelled' : status === 'failed' ? (o.error ?? 'failed') : result ? 'ended' : 'no result';
+        exit !== undefined ? `exit ${exit}` : status === 'running' ? 'running in the background' : status === 'cancelled' ? 'cancelled' : status === 'failed' ? errorLine(o) : result ? 'ended' : 'no result';
       line = `${flat(command ?? call.name, 120)} · ${tail}`;
       break;
     }
@@ -222,7 +219,7 @@ export function outcomeOf(call: ToolCall, result: Step | undefined, short: PathS
         o.removed = removed;
       }
       const shown = path !== undefined ? short(path) : call.name;
-      line = status === 'failed' ? `${shown} · ${o.error ?? 'failed'}` : result ? `${shown} +${added} −${removed}` : shown;
+      line = status === 'failed' ? `${shown} · ${errorLine(o)}` : result ? `${shown} +${added} −${removed}` : shown;
       break;
     }
     case 'view': {
@@ -236,7 +233,7 @@ export function outcomeOf(call: ToolCall, result: Step | undefined, short: PathS
       }
       const range = o.lineRange ? ` lines ${o.lineRange.from}–${o.lineRange.to}${o.lineRange.total !== undefined ? ` of ${o.lineRange.total}` : ''}` : '';
       const shown = path !== undefined ? short(path) : call.name;
-      line = status === 'failed' ? `${shown} · ${o.error ?? 'failed'}` : `${shown}${range}`;
+      line = status === 'failed' ? `${shown} · ${errorLine(o)}` : `${shown}${range}`;
       break;
     }
     case 'list': {
@@ -262,7 +259,7 @@ export function outcomeOf(call: ToolCall, result: Step | undefined, short: PathS
       const shown = call.name === 'read_url_content' ? flat(query ?? call.name) : `"${flat(query ?? '', 100)}"`;
       const unit = call.name === 'search_web' ? ['source', 'sources'] : ['hit', 'hits'];
       const hits = o.hits !== undefined ? ` · ${o.hits} ${o.hits === 1 ? unit[0] : unit[1]}` : '';
-      line = status === 'failed' ? `${shown} · ${o.error ?? 'failed'}` : `${shown}${where ? ` in ${short(where)}` : ''}${hits}`;
+      line = status === 'failed' ? `${shown} · ${errorLine(o)}` : `${shown}${where ? ` in ${short(where)}` : ''}${hits}`;
       break;
     }
     case 'image': {
@@ -270,7 +267,7 @@ export function outcomeOf(call: ToolCall, result: Step | undefined, short: PathS
       const saved = /Generated image is saved at (.+?)\.?[ \t]*$/m.exec(body)?.[1];
       if (saved) o.producedFile = saved;
       if (name) o.target = name;
-      line = status === 'failed' ? `${name ?? call.name} · ${o.error ?? 'failed'}` : `${name ?? flat(str(call.args.Prompt) ?? call.name, 80)}${saved ? ' · saved' : ''}`;
+      line = status === 'failed' ? `${name ?? call.name} · ${errorLine(o)}` : `${name ?? flat(str(call.args.Prompt) ?? call.name, 80)}${saved ? ' · saved' : ''}`;
       break;
     }
     case 'permission': {
@@ -311,10 +308,14 @@ export function outcomeOf(call: ToolCall, result: Step | undefined, short: PathS
       line = main ? flat(main, 120) : call.name;
     }
   }
-  if (status === 'failed' && !o.error && o.exitCode === undefined) o.error = 'failed';
   o.status = status;
   o.line = flat(line || call.name);
   return o;
+}
+
+/** A failed outcome's message on one line, or "failed" when the record gave none. */
+function errorLine(o: Outcome): string {
+  return o.error ? failureLine(o.error) : 'failed';
 }
 
 /** `…/task-12` → `task-12`. */
@@ -326,16 +327,16 @@ export function shortTask(id: string): string {
 /** The outcome of a result step no call claims: its own status, error and times. */
 export function orphanOutcome(result: Step): Outcome {
   const { createdAt, completedAt, body } = result.content ? splitTransport(result.content) : { createdAt: undefined, completedAt: undefined, body: '' };
-  const error = errorText(result);
-  const failed = stepFailed(result);
   const exit = exitCodeOf(result) ?? readCommandText(body).exitCode;
+  const failed = stepFailed(result) || (exit !== undefined && exit !== 0);
+  const error = failed ? failureMessage(result) : undefined;
   const o: Outcome = {
     kind: result.type === 'RUN_COMMAND' ? 'command' : result.type === 'CODE_ACTION' ? 'edit' : result.type === 'VIEW_FILE' ? 'view' : 'other',
-    status: failed || (exit !== undefined && exit !== 0) ? 'failed' : result.status === 'RUNNING' ? 'running' : result.status === 'CANCELLED' ? 'cancelled' : 'ok',
-    line: flat((failed ? error : undefined) ?? firstLine(body) ?? result.type) || result.type,
+    status: failed ? 'failed' : result.status === 'RUNNING' ? 'running' : result.status === 'CANCELLED' ? 'cancelled' : 'ok',
+    line: flat((stepFailed(result) && error ? failureLine(error) : undefined) ?? firstLine(body) ?? result.type) || result.type,
   };
   if (exit !== undefined) o.exitCode = exit;
-  if (failed && error) o.error = firstLine(error, 500);
+  if (error) o.error = error;
   const start = createdAt ?? result.createdAt;
   if (start) o.startedAt = start;
   if (completedAt) o.completedAt = completedAt;

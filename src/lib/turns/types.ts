@@ -188,8 +188,10 @@ export interface TurnStats {
   activeMs?: number;
   steps: number;
   toolCalls: number;
-  /** Calls whose outcome is `failed`. */
+  /** Failed calls (`failures.ts`: calls whose result failed, unclaimed tool results that failed). */
   failures: number;
+  /** Agent errors (`failures.ts`: error steps that answer no call). */
+  agentErrors: number;
   /** Paths written or edited, unique, in order of first change. */
   filesChanged: string[];
   /** Commands run (outcome kind `command`). */
@@ -226,6 +228,11 @@ export interface StepView {
   summary: string;
   /** True only when the step is a failure (a failed outcome, an error step); never for exit code 0. */
   failed: boolean;
+  /**
+   * What the step counts as (`failures.ts` `stepFailure`): `call` for the result of a failed call, `agent` for an
+   * agent error. The steps marked `call` are the session's failed calls, one each.
+   */
+  failure?: 'call' | 'agent';
   /** Ids (`ToolCallView.id`) of the calls this step made. */
   callIds: string[];
   /** Id of the call this step answers, when it is a result. */

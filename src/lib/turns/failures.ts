@@ -1,0 +1,197 @@
+/**
+ * What a failure is, how many there were and what each one said: decided here, once, for every page, the export
+ * and `/sessions.json` (issue 21: one real session showed 14, 32, 46, 37, 65 and 83 "failures" in six places,
+ * each counting something else). Pure: no Astro, no HTML.
+ *
+ * Two units, never mixed:
+ * - a **failed call** is a tool call whose result failed: a non-zero exit code, status ERROR, an `error` field or an
+ *   ERROR_MESSAGE answering it. A result whose call is not in the record (the transcript starts after it) is still
+ *   a call's result and counts, unless it is an ERROR_MESSAGE: those answer no call of their own.
+ * - an **agent error** is an error step that answers no call: the model's output rejected ("model output must
+ *   contain either output text or tool calls"), the model service unreachable or over capacity, a tool call the
+ *   harness could not parse. The agent met it between calls, so no call failed.
+ * Every error step is one or the other (a failed call's result, or an agent error), so the two add up without
+ * counting anything twice; a command that exited 1 is a failed call and no error step.
+ */
+import type { Step } from '../brain/types.ts';
+import type { Outcome, SessionTurns, ToolCallView } from './types.ts';
+import { readCommandText, splitTransport } from './transport.ts';
+
+/** Longest message kept (characters); the step page holds the whole output. */
+export const FAILURE_MESSAGE_MAX = 500;
+/** Lines of a failed command's output kept as its message (its last lines: where a traceback says why). */
+export const FAILURE_TAIL_LINES = 4;
+
+/** True when the record marks a step as an error: type ERROR_MESSAGE, status ERROR, or an `error` field. */
+export function isErrorStep(step: Pick<Step, 'type' | 'status' | 'error'>): boolean {
+  return step.type === 'ERROR_MESSAGE' || step.status === 'ERROR' || (step.error !== undefined && step.error !== null && step.error !== '');
+}
+
+/** True when a call's outcome is a failure (the one place that says which outcomes count). */
+export function isFailedCall(call: Pick<ToolCallView, 'outcome'>): boolean {
+  return call.outcome.status === 'failed';
+}
+
+/**
+ * True when a result no call claims counts as a failed call: it failed, and it is a tool's result rather than an
+ * ERROR_MESSAGE (which, unclaimed, is an agent error).
+ */
+export function isFailedOrphan(type: string, outcome: Pick<Outcome, 'status'>): boolean {
+  return outcome.status === 'failed' && type !== 'ERROR_MESSAGE';
+}
+
+/**
+ * What a step counts as: `call` when it is the result of a failed call (the call it answers failed, or it is an
+ * unclaimed tool result that failed), `agent` when it is an agent error (an error step answering no call),
+ * undefined otherwise. A failed call has exactly one result step, so the steps marked `call` are the failed calls.
+ * `answers` is the call the step answers; `unclaimed` the step's own outcome when no call claims it.
+ */
+export type StepFailure = 'call' | 'agent';
+
+export function stepFailure(
+  step: Pick<Step, 'type' | 'status' | 'error'>,
+  answers: Pick<ToolCallView, 'outcome'> | undefined,
+  unclaimed: Pick<Outcome, 'status'> | undefined,
+): StepFailure | undefined {
+  if (answers) return isFailedCall(answers) ? 'call' : undefined;
+  if (unclaimed && isFailedOrphan(step.type, unclaimed)) return 'call';
+  return isErrorStep(step) ? 'agent' : undefined;
+}
+
+/** The two counts of a session or a turn. */
+export interface FailureCounts {
+  /** Tool calls whose result failed (`isFailedCall`, plus unclaimed failed results: `isFailedOrphan`). */
+  failedCalls: number;
+  /** Error steps that answer no call (`stepFailure` → `agent`). */
+  agentErrors: number;
+}
+
+/** The counts of a whole session: the sum over its turns (so the turn list adds up to the header). */
+export function sessionFailureCounts(turns: Pick<SessionTurns, 'turns'>): FailureCounts {
+  const total: FailureCounts = { failedCalls: 0, agentErrors: 0 };
+  for (const t of turns.turns) {
+    total.failedCalls += t.stats.failures;
+    total.agentErrors += t.stats.agentErrors;
+  }
+  return total;
+}
+
+function plural(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** The words every page uses for the counts: `3 failed calls`, `1 agent error`. */
+export const failureWords = {
+  failedCalls: (n: number): string => plural(n, 'failed call', 'failed calls'),
+  agentErrors: (n: number): string => plural(n, 'agent error', 'agent errors'),
+};
+
+/** One sentence each on what the counts count (tooltips, the export, `/about/`). */
+export const FAILURE_DEFINITIONS = {
+  failedCalls: 'Tool calls whose result failed: a non-zero exit code, status ERROR, an error field or an error message answering the call.',
+  agentErrors: 'Errors recorded outside any tool call: the model’s output rejected, the model service unreachable or over capacity, a tool call that could not be parsed.',
+} as const;
+
+// ---------------------------------------------------------------------------------------------------------------
+// The message
+
+/** A record's `error` field as text (a string, or an object's `message`, else its JSON). */
+function errorFieldText(error: unknown): string | undefined {
+  if (typeof error === 'string') return error.trim() || undefined;
+  if (error !== undefined && error !== null && typeof error === 'object') {
+    const m = (error as Record<string, unknown>).message;
+    if (typeof m === 'string' && m.trim() !== '') return m.trim();
+    return JSON.stringify(error);
+  }
+  if (typeof error === 'number' || typeof error === 'boolean') return String(error);
+  return undefined;
+}
+
+const ENCOUNTERED = /^[ \t]*(Encountered error in step execution:[^\n]*(?:\n(?![ \t]*\n)[^\n]*)*)/m;
+const ERROR_MESSAGE_LINE = /^[ \t]*Error Message:[ \t]*(.+?)[ \t]*$/m;
+const PROBLEM_PARSING = /^There was a problem parsing the tool call\.?\s*$/;
+
+/**
+ * The harness's own wording of an error, cut to what says why: an invalid tool call is written as "There was a
+ * problem parsing the tool call. / Error Message: <why> / Guidance: <advice to the model> / Retries remaining: N"
+ * (45 real steps), and only `<why>` differs between them; a content of "Error: <why>" loses its label.
+ */
+function harnessMessage(text: string): string {
+  const t = text.replace(/\r\n?/g, '\n').trim();
+  const why = ERROR_MESSAGE_LINE.exec(t)?.[1];
+  if (why) return why;
+  const first = t.replace(/^Error(?: invalid tool call)?:?[ \t]*/, '');
+  if (PROBLEM_PARSING.test(first)) return first;
+  return first.replace(/\n[ \t]*Guidance:[\s\S]*$/, '').trim();
+}
+
+/** The last `n` non-empty lines of `text`. */
+function lastLines(text: string, n: number): string {
+  const lines = text.replace(/\r\n?/g, '\n').split('\n').map((l) => l.replace(/\s+$/, '')).filter((l) => l.trim() !== '');
+  return lines.slice(-n).join('\n');
+}
+
+/** `text` cut to `max` characters from its end (the end of an output is where it says why). */
+function keepEnd(text: string, max: number): string {
+  return text.length > max ? `…${text.slice(text.length - max + 1)}` : text;
+}
+
+function keepStart(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/** What a failed command printed last: stderr's last lines when it has any, else the output's. */
+function commandMessage(body: string): string | undefined {
+  const cmd = readCommandText(body);
+  if (cmd.state !== 'done' || cmd.exitCode === undefined || cmd.exitCode === 0) return undefined;
+  const out = cmd.output;
+  const stderr = /(?:^|\n)Stderr:\r?\n([\s\S]*)$/.exec(out)?.[1];
+  const stdout = /(?:^|\n)Stdout:\r?\n([\s\S]*?)(?:\n[ \t]*Stderr:|$)/.exec(out)?.[1];
+  const tail = lastLines(stderr ?? '', FAILURE_TAIL_LINES) || lastLines(stdout ?? (stderr === undefined ? out : ''), FAILURE_TAIL_LINES);
+  return tail ? keepEnd(tail, FAILURE_MESSAGE_MAX) : undefined;
+}
+
+/**
+ * Why a step failed, in the words Antigravity wrote, from where it writes them: past the `Created At:` /
+ * `Completed At:` header of a step's output ("Encountered error in step execution: …"), the record's `error` field
+ * (the harness's "Error Message:" line of an invalid tool call), an ERROR_MESSAGE's "Error: …" text, or for a
+ * command that exited non-zero the last lines of its stderr (else of its output). Undefined when the step says
+ * nothing (a command that failed in silence), so a page can say that instead of repeating "failed".
+ * At most `FAILURE_MESSAGE_MAX` characters; may hold line breaks (a traceback's last lines).
+ */
+export function failureMessage(step: Pick<Step, 'type' | 'status' | 'error' | 'content' | 'exitCode'>): string | undefined {
+  const { body } = step.content ? splitTransport(step.content) : { body: '' };
+  const encountered = ENCOUNTERED.exec(body)?.[1];
+  if (encountered) return keepStart(encountered.trim(), FAILURE_MESSAGE_MAX);
+  const given = errorFieldText(step.error);
+  if (given) return keepStart(harnessMessage(given), FAILURE_MESSAGE_MAX);
+  if (step.type === 'ERROR_MESSAGE') {
+    const text = harnessMessage(body);
+    return text ? keepStart(text, FAILURE_MESSAGE_MAX) : undefined;
+  }
+  const fromCommand = commandMessage(body);
+  if (fromCommand) return fromCommand;
+  if (step.status === 'ERROR') {
+    const text = body.trim();
+    return text ? keepStart(harnessMessage(text), FAILURE_MESSAGE_MAX) : undefined;
+  }
+  return undefined;
+}
+
+/** A message on one line (tables, titles, a call's line): line breaks become ` · `, runs of spaces one space. */
+export function failureLine(message: string, max = 200): string {
+  const line = message
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== '')
+    .join(' · ')
+    .replace(/\s+/g, ' ');
+  return keepStart(line, max);
+}
+
+/** The message a failed call shows: its outcome's message, else what its exit code says, else undefined. */
+export function callFailureMessage(call: Pick<ToolCallView, 'outcome'>): string | undefined {
+  if (!isFailedCall(call)) return undefined;
+  if (call.outcome.error) return call.outcome.error;
+  return call.outcome.exitCode !== undefined ? `exit code ${call.outcome.exitCode}, nothing printed` : undefined;
+}
