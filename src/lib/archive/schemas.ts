@@ -225,6 +225,8 @@ export const SessionSchema = z.object({
   workspace: z.string().optional(),
   /** Start (ISO, UTC). */
   createdAt: z.string(),
+  /** Set when no step record is dated: the start is an artifact's `updatedAt` or the folder's own time. */
+  createdAtFrom: z.enum(['artifacts', 'folder']).optional(),
   /** Duration in ms, when timestamps exist. */
   durationMs: z.number().optional(),
   /** Timeline entries. */

@@ -105,6 +105,7 @@ export function summariseSession(session: Session, redactions: Redaction[], reda
     localTime: meta.localTime,
     workspace: meta.workspace,
     createdAt: meta.createdAt,
+    createdAtFrom: meta.createdAtFrom,
     durationMs: meta.durationMs,
     stepCount: meta.stepCount,
     toolCallCount: meta.toolCallCount,

@@ -13,6 +13,7 @@
  * `FIELD_MAX` characters, and once `TOTAL_MAX` characters of text are written the remaining turns are listed one
  * line each; both cuts are marked in the file and point to the page on the site.
  */
+import { noStepsText } from '../archive/no-steps.ts';
 import type { Session } from '../brain/types.ts';
 import type { ToolCallView, Turn, TurnItem } from '../turns/types.ts';
 import type { SessionSummary } from '../archive/schemas.ts';
@@ -256,7 +257,7 @@ export function renderSessionExport(summary: SessionSummary, session: Session, o
     }
     out.push('</tbody></table>');
   } else {
-    out.push('<p class="muted">No steps were recorded (or none could be read).</p>');
+    out.push(`<p class="muted">${escapeHtml(noStepsText(s))}</p>`);
   }
   let written = 0;
   let brief = false;

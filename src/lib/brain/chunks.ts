@@ -9,14 +9,9 @@
 import { forEachJsonlLine } from './jsonl.ts';
 import type { ProblemBudget } from './problems.ts';
 import { listDir, readBytes, type SessionFs } from './session-fs.ts';
-import type { SourceRef } from './types.ts';
+import type { TranscriptLine } from './types.ts';
 
-/** One line of a transcript as read, with where it came from. */
-export interface TranscriptLine extends SourceRef {
-  value?: unknown;
-  /** Set by the archive store for a line no longer in the file on disk: the first snapshot that missed it (ISO). */
-  goneSince?: string;
-}
+export type { TranscriptLine } from './types.ts';
 
 /**
  * Hand each line of a transcript rebuilt from chunks to `visit` (in order, credited to its chunk file and line);

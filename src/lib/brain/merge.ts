@@ -1,5 +1,5 @@
 /**
- * One timeline from the compact and the full transcript.
+ * One timeline from the compact and the full transcript, and `overview.txt` below them.
  *
  * THE MERGE RULE
  * 1. Records. Every line that parses is a record. A record without a usable `step_index` is a `bad-record` problem
@@ -27,12 +27,20 @@
  *    anchors the unpaired occurrences of both files are interleaved by `created_at` (full first on ties and
  *    when either has no time). Linear time apart from a per-index candidate list.
  * 6. Keys. Walking the merged timeline, the first occurrence of index i is `i`, the k-th reuse is `i-k`.
+ * 7. The overview tier. `overview.txt` (the log of versions before about late May 2026, and the beginning of some
+ *    later sessions) is read into occurrences by rule 2 and placed after compact and full are merged. An overview
+ *    occurrence pairs with the first merged step of the same index, source and type that shares a `created_at`
+ *    with it, else with the first such step not yet paired (its times are not known to match the compact log's):
+ *    the step keeps its compact/full content (full wins, then compact, then overview) and lists the overview
+ *    record in `sources`. An unpaired one is a step of its own, shown from its overview record: arguments decoded
+ *    as compact ones, and a value or content ending in `<truncated N bytes>` named in `truncatedFields` (the log
+ *    has no `truncated_fields`). Order as in rule 5: paired ones are anchors, the rest interleaved by time (by
+ *    step index where either has no time), the merged step first on ties.
  */
 import { readToolCalls } from './args.ts';
 import { badDateMessage, saneTime } from './dates.ts';
 import { ProblemBudget } from './problems.ts';
-import type { TranscriptLine } from './transcripts.ts';
-import type { Problem, SourceRef, Step } from './types.ts';
+import type { Problem, SourceRef, Step, TranscriptLine, TranscriptName } from './types.ts';
 
 interface RawRecord {
   src: TranscriptLine;
@@ -55,7 +63,7 @@ export const SOURCES_KEPT_PER_STEP = 20;
 const CREATED_ATS_KEPT = 100;
 
 interface Occurrence {
-  transcript: 'compact' | 'full';
+  transcript: TranscriptName;
   index: number;
   source: string;
   type: string;
@@ -172,11 +180,11 @@ export class TranscriptRecords {
   /** The occurrences so far, in file order. */
   readonly occurrences: Occurrence[] = [];
   readonly #latest = new Map<number, Occurrence>();
-  readonly #transcript: 'compact' | 'full';
+  readonly #transcript: TranscriptName;
   readonly #sessionId: string;
   readonly #budget: ProblemBudget;
 
-  constructor(transcript: 'compact' | 'full', sessionId: string, budget: ProblemBudget) {
+  constructor(transcript: TranscriptName, sessionId: string, budget: ProblemBudget) {
     this.#transcript = transcript;
     this.#sessionId = sessionId;
     this.#budget = budget;
@@ -293,6 +301,81 @@ function orderOccurrences(compact: Occurrence[], full: Occurrence[]): Occurrence
   return nodes;
 }
 
+/** The occurrence that speaks for a merged node: full, else compact (they share index, source and type). */
+function nodeMain(node: Occurrence[]): Occurrence {
+  return (node.find((o) => o.transcript === 'full') ?? node[0]) as Occurrence;
+}
+
+/** Does `a` come before `b` in time (by step index where either has no time)? Ties: no. */
+function comesBefore(a: Occurrence, b: Occurrence): boolean {
+  if (!Number.isNaN(a.time) && !Number.isNaN(b.time) && a.time !== b.time) return a.time < b.time;
+  return a.index < b.index;
+}
+
+/** Rule 7: pair `overview.txt`'s occurrences with the merged nodes and place the rest among them. */
+function placeOverview(nodes: Occurrence[][], overview: Occurrence[]): Occurrence[][] {
+  if (overview.length === 0) return nodes;
+  const byIndex = new Map<number, Occurrence[][]>();
+  for (const node of nodes) {
+    const main = nodeMain(node);
+    if (!main.valid) continue;
+    const list = byIndex.get(main.index);
+    if (list) list.push(node);
+    else byIndex.set(main.index, [node]);
+  }
+  const partner = new Map<Occurrence, Occurrence[]>();
+  const taken = new Set<Occurrence[]>();
+  for (const o of overview) {
+    if (!o.valid) continue;
+    const candidates = (byIndex.get(o.index) ?? []).filter((n) => {
+      const m = nodeMain(n);
+      return !taken.has(n) && m.source === o.source && m.type === o.type;
+    });
+    const match = candidates.find((n) => n.some((x) => x.createdAts.some((t) => o.createdAts.includes(t)))) ?? candidates[0];
+    if (!match) continue;
+    taken.add(match);
+    partner.set(o, match);
+  }
+  const nodePos = new Map<Occurrence[], number>();
+  nodes.forEach((n, i) => nodePos.set(n, i));
+  const out: Occurrence[][] = [];
+  let ni = 0;
+  let segment: Occurrence[] = [];
+  const flush = (until: number): void => {
+    let j = 0;
+    while (ni < until || j < segment.length) {
+      const node = ni < until ? nodes[ni] : undefined;
+      const o = segment[j];
+      if (o && (!node || comesBefore(o, nodeMain(node)))) {
+        out.push([o]);
+        j++;
+      } else if (node) {
+        out.push(node);
+        ni++;
+      }
+    }
+    segment = [];
+  };
+  for (const o of overview) {
+    const node = partner.get(o);
+    const at = node ? (nodePos.get(node) ?? -1) : -1;
+    if (node && at >= ni) {
+      flush(at);
+      node.push(o);
+      out.push(node);
+      ni = at + 1;
+    } else if (node) {
+      // A pair that crosses an earlier anchor: the record joins its step where the step already is.
+      node.push(o);
+    } else segment.push(o);
+  }
+  flush(nodes.length);
+  return out;
+}
+
+/** A `<truncated N bytes>` marker ending a text: `overview.txt` cuts long contents so and has no `truncated_fields`. */
+const CUT_AT_END = /\n<truncated \d+ bytes>$/;
+
 /** How many fields a record says are cut (its `truncated_fields`). */
 function cutFields(r: RawRecord): number {
   return Array.isArray(r.rec.truncated_fields) ? r.rec.truncated_fields.length : 0;
@@ -320,7 +403,8 @@ function keptRecords(o: Occurrence): RawRecord[] {
 function buildStep(node: Occurrence[], position: number, sessionId: string, budget: ProblemBudget): Step {
   const compact = node.find((o) => o.transcript === 'compact');
   const full = node.find((o) => o.transcript === 'full');
-  const side = full ?? compact;
+  const overview = node.find((o) => o.transcript === 'overview');
+  const side = full ?? compact ?? overview;
   if (!side) throw new Error('empty timeline node');
   const winner = fullestLatest(side);
   const rec = winner.rec;
@@ -332,7 +416,8 @@ function buildStep(node: Occurrence[], position: number, sessionId: string, budg
   if (rec.created_at !== undefined && rec.created_at !== null && typeof rec.created_at !== 'string')
     extra.created_at = rec.created_at;
   if (rec.truncated_fields !== undefined && full) extra.truncated_fields = rec.truncated_fields;
-  const toolCalls = readToolCalls(rec.tool_calls, winner.src.transcript);
+  // overview.txt encodes arguments as the compact transcript does.
+  const toolCalls = readToolCalls(rec.tool_calls, winner.src.transcript === 'full' ? 'full' : 'compact');
   if (rec.tool_calls !== undefined && !Array.isArray(rec.tool_calls)) extra.tool_calls = rec.tool_calls;
   const truncatedFields: string[] = [];
   if (!full) {
@@ -340,10 +425,12 @@ function buildStep(node: Occurrence[], position: number, sessionId: string, budg
       for (const f of rec.truncated_fields) if (typeof f === 'string') truncatedFields.push(f);
     if (toolCalls.some((t) => t.truncatedArgs.length > 0) && !truncatedFields.includes('tool_calls'))
       truncatedFields.push('tool_calls');
+    if (!compact && typeof rec.content === 'string' && CUT_AT_END.test(rec.content) && !truncatedFields.includes('content'))
+      truncatedFields.push('content');
   }
   const sources: SourceRef[] = [];
   let omittedSources = 0;
-  for (const o of [compact, full]) {
+  for (const o of [compact, full, overview]) {
     if (!o) continue;
     const kept = keptRecords(o);
     for (const r of kept) sources.push(sourceRef(r));
@@ -373,7 +460,7 @@ function buildStep(node: Occurrence[], position: number, sessionId: string, budg
     toolCalls,
     extra,
     truncatedFields,
-    origin: compact && full ? 'both' : full ? 'full' : 'compact',
+    origin: compact && full ? 'both' : full ? 'full' : compact ? 'compact' : 'overview',
     sources,
   };
   if (omittedSources > 0) step.omittedSources = omittedSources;
@@ -405,7 +492,7 @@ function notOnDiskSince(node: Occurrence[]): string | undefined {
 }
 
 /**
- * Merge two transcripts read into `TranscriptRecords` into one ordered timeline (see the rule above). Problems go
+ * Merge the transcripts read into `TranscriptRecords` into one ordered timeline (see the rule above). Problems go
  * through `budget`; the caller closes it.
  */
 export function mergeRecords(
@@ -413,11 +500,12 @@ export function mergeRecords(
   fullRecords: TranscriptRecords,
   sessionId: string,
   budget: ProblemBudget,
+  overviewRecords?: TranscriptRecords,
 ): Step[] {
   const compact = compactRecords.occurrences;
   const full = fullRecords.occurrences;
   pairOccurrences(compact, full);
-  const nodes = orderOccurrences(compact, full);
+  const nodes = placeOverview(orderOccurrences(compact, full), overviewRecords?.occurrences ?? []);
   const seen = new Map<number, number>();
   return nodes.map((node, position) => {
     const step = buildStep(node, position, sessionId, budget);
@@ -429,19 +517,22 @@ export function mergeRecords(
   });
 }
 
-/** Merge the two transcripts' lines into one ordered timeline (see the rule above). Problems are appended. */
+/** Merge the transcripts' lines into one ordered timeline (see the rule above). Problems are appended. */
 export function mergeTranscripts(
   compactLines: TranscriptLine[],
   fullLines: TranscriptLine[],
   sessionId: string,
   problems: Problem[],
+  overviewLines: TranscriptLine[] = [],
 ): Step[] {
   const budget = new ProblemBudget(problems, sessionId, BAD_RECORD_NOTES);
   const compact = new TranscriptRecords('compact', sessionId, budget);
   const full = new TranscriptRecords('full', sessionId, budget);
+  const overview = new TranscriptRecords('overview', sessionId, budget);
   for (const l of compactLines) compact.add(l);
   for (const l of fullLines) full.add(l);
-  const steps = mergeRecords(compact, full, sessionId, budget);
+  for (const l of overviewLines) overview.add(l);
+  const steps = mergeRecords(compact, full, sessionId, budget, overview);
   budget.close();
   return steps;
 }

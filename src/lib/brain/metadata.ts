@@ -6,7 +6,8 @@
 import { saneTime } from './dates.ts';
 import type { Artifact, SessionMeta, Step } from './types.ts';
 
-const REQUEST = /<USER_REQUEST>\s*([\s\S]*?)\s*<\/USER_REQUEST>/g;
+/** A request block; one whose closing tag is missing runs to the end (overview.txt cuts long requests there). */
+const REQUEST = /<USER_REQUEST>\s*([\s\S]*?)\s*(?:<\/USER_REQUEST>|$)/g;
 const MODEL = /`Model Selection` from [^\n\r]*? to ([^\n\r]+?)\.\s*No need/g;
 const MODEL_LOOSE = /`Model Selection` from [^\n\r]*? to ([^\n\r]+?)\.?[ \t]*$/gm;
 const LOCAL_TIME = /The current local time is:\s*([^\s]+?)\.?(?=\s|$)/;
@@ -96,19 +97,18 @@ export function deriveMeta(id: string, steps: Step[], artifacts: Artifact[], cti
   let workspace = mostUsed(cwdCounts, (cwd) => !BRAIN_FOLDER.test(cwd)) ?? mostUsed(cwdCounts, () => true);
   if (workspace === undefined && userInformation !== undefined) workspace = workspaceFromUserInformation(userInformation);
 
-  // Without any timestamped step, the earliest artifact `updatedAt` is still the session's own word; the folder
-  // ctime (often just when the folder was copied) comes last.
-  const createdAt =
-    step0At ??
-    (Number.isFinite(firstMs) ? new Date(firstMs).toISOString() : undefined) ??
-    earliestArtifactTime(artifacts) ??
-    new Date(ctimeMs).toISOString();
+  // The records' own times come first, whichever log holds them (overview.txt included: a session archived in
+  // December whose log starts in May started in May). Without any dated record, the earliest artifact `updatedAt`
+  // is still the session's own word; the folder ctime (often just when the folder was copied) comes last, and
+  // `createdAtFrom` says so.
+  const recordsAt = step0At ?? (Number.isFinite(firstMs) ? new Date(firstMs).toISOString() : undefined);
+  const artifactsAt = recordsAt === undefined ? earliestArtifactTime(artifacts) : undefined;
+  const createdAt = recordsAt ?? artifactsAt ?? new Date(ctimeMs).toISOString();
   const firstLine = requests[0]?.split(/\r?\n/).find((l) => l.trim() !== '')?.trim();
-  const summary = artifacts.find((a) => a.metadata?.summary)?.metadata?.summary;
   const opening = openingMessage(steps);
   const openingTitle = opening && opening.sender !== id.toLowerCase() ? shortTitle(opening.firstLine) : undefined;
   const meta: SessionMeta = {
-    title: firstLine || openingTitle || summary?.trim() || id,
+    title: firstLine || openingTitle || artifactTitle(artifacts) || id,
     requests,
     mentionedFiles: [...mentioned],
     createdAt: normaliseIso(createdAt),
@@ -118,6 +118,7 @@ export function deriveMeta(id: string, steps: Step[], artifacts: Artifact[], cti
     typeCounts: Object.fromEntries(typeCounts),
     errorCount,
   };
+  if (recordsAt === undefined) meta.createdAtFrom = artifactsAt !== undefined ? 'artifacts' : 'folder';
   if (requests[0] !== undefined) meta.request = requests[0];
   if (model !== undefined) meta.model = model;
   if (localTime !== undefined) meta.localTime = localTime;
@@ -148,6 +149,20 @@ function workspaceFromUserInformation(block: string): string | undefined {
   const named = lines.find((l) => /workspace/i.test(l) && ABSOLUTE_PATH.test(l));
   const hit = ABSOLUTE_PATH.exec(named ?? block)?.[1];
   return hit?.replace(/[.:]+$/, '');
+}
+
+/**
+ * A title from the artifacts when no request gives one: the first artifact summary, else the first heading of an
+ * artifact's text, else the first artifact's file name (a folder of artifacts is never titled by its bare uuid).
+ */
+function artifactTitle(artifacts: Artifact[]): string | undefined {
+  const summary = artifacts.find((a) => a.metadata?.summary?.trim())?.metadata?.summary?.trim();
+  if (summary) return summary;
+  for (const a of artifacts) {
+    const heading = /^#{1,6}[ \t]+(.+?)[ \t#]*$/m.exec(a.text ?? '')?.[1]?.trim();
+    if (heading) return shortTitle(heading);
+  }
+  return artifacts[0]?.name;
 }
 
 function earliestArtifactTime(artifacts: Artifact[]): string | undefined {

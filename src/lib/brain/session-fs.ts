@@ -8,10 +8,8 @@ import { constants, promises as fs } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import path from 'node:path';
-import type { TranscriptLine } from './chunks.ts';
 import type { ProblemBudget } from './problems.ts';
-import type { TranscriptRead } from './transcripts.ts';
-import type { Problem } from './types.ts';
+import type { Problem, TranscriptLine, TranscriptName, TranscriptRead } from './types.ts';
 
 /**
  * Where a session's files come from when not from its folder on disk: the archive store implements it
@@ -25,9 +23,10 @@ export interface SessionSource {
   read(rel: string, maxBytes: number): { bytes: Buffer; size: number } | undefined;
   /**
    * One transcript's lines handed to `visit` in order, when the source keeps transcripts as records rather than
-   * files (the store keeps every line it ever saw); `undefined` to read the transcript files as on disk.
+   * files (the store keeps every line it ever saw); `undefined` to read the transcript's files through `read` as on
+   * disk (the store keeps `overview.txt` as a file).
    */
-  transcript?(transcript: 'compact' | 'full', budget: ProblemBudget, visit: (line: TranscriptLine) => void): TranscriptRead | undefined;
+  transcript?(transcript: TranscriptName, budget: ProblemBudget, visit: (line: TranscriptLine) => void): TranscriptRead | undefined;
 }
 
 /** The session folder being read and the problems found while reading it. */

@@ -7,8 +7,8 @@ import { BAD_RECORD_NOTES, mergeRecords, TranscriptRecords } from './merge.ts';
 import { deriveMeta } from './metadata.ts';
 import { ProblemBudget } from './problems.ts';
 import { openSessionFs, type SessionSource } from './session-fs.ts';
-import { MAIN, readTranscript, uncoveredRanges, type TranscriptRead } from './transcripts.ts';
-import type { MissingSteps, Problem, Session, SessionRef, Step, StepFiles } from './types.ts';
+import { MAIN, readTranscript, uncoveredRanges } from './transcripts.ts';
+import type { MissingSteps, Problem, Session, SessionRef, Step, StepFiles, StepRange, TranscriptName, TranscriptRead } from './types.ts';
 
 /**
  * Read a session, from its folder or, given a `source`, from wherever that keeps it (the archive store). Never
@@ -19,14 +19,17 @@ export async function readSession(ref: SessionRef, source?: SessionSource): Prom
   const sfs = await openSessionFs(ref.id, ref.dir, problems, source);
   // Line problems (bad lines, records, dates) are bounded per file and kind; see problems.ts.
   const budget = new ProblemBudget(problems, ref.id, BAD_RECORD_NOTES);
+  // Each log is an adapter yielding the same records with file and line; the merge decides which wins.
   const compactRecords = new TranscriptRecords('compact', ref.id, budget);
   const fullRecords = new TranscriptRecords('full', ref.id, budget);
-  const [compact, full, inventory] = await Promise.all([
+  const overviewRecords = new TranscriptRecords('overview', ref.id, budget);
+  const [compact, full, overview, inventory] = await Promise.all([
     readTranscript(sfs, 'compact', budget, (line) => compactRecords.add(line)),
     readTranscript(sfs, 'full', budget, (line) => fullRecords.add(line)),
+    readTranscript(sfs, 'overview', budget, (line) => overviewRecords.add(line)),
     readInventory(sfs),
   ]);
-  const steps = mergeRecords(compactRecords, fullRecords, ref.id, budget);
+  const steps = mergeRecords(compactRecords, fullRecords, ref.id, budget, overviewRecords);
   const unattachedStepFiles = attachStepFiles(steps, inventory.stepFiles);
   const meta = deriveMeta(ref.id, steps, inventory.artifacts, ref.ctimeMs);
   noteBadDates(inventory, ref.id, budget);
@@ -42,12 +45,15 @@ export async function readSession(ref: SessionRef, source?: SessionSource): Prom
     taskLogs: inventory.taskLogs,
     uploads: inventory.uploads,
     scratch: inventory.scratch,
-    transcriptFiles: [...compact.files, ...full.files],
+    transcriptFiles: [...compact.files, ...full.files, ...overview.files],
     problems,
-    missingSteps: [missingSteps('compact', compact), missingSteps('full', full)].filter(
-      (m): m is MissingSteps => m !== undefined,
-    ),
+    missingSteps: [
+      missingSteps('compact', compact, overview.coverage),
+      missingSteps('full', full, overview.coverage),
+      missingSteps('overview', overview, []),
+    ].filter((m): m is MissingSteps => m !== undefined),
   };
+  noteOverviewSteps(steps, ref.id, problems);
   if (unattachedStepFiles.length > 0) session.unattachedStepFiles = unattachedStepFiles;
   return session;
 }
@@ -62,10 +68,46 @@ function noteBadDates(inventory: Inventory, sessionId: string, budget: ProblemBu
   for (const a of inventory.artifacts) check(`${a.name}.metadata.json`, 'updatedAt', a.metadata?.updatedAt);
 }
 
-/** What of one transcript was never captured; undefined when nothing is missing (or nothing was read). */
-function missingSteps(transcript: 'compact' | 'full', read: TranscriptRead): MissingSteps | undefined {
-  const ranges = uncoveredRanges(read.coverage);
+/**
+ * What of one transcript was never captured; undefined when nothing is missing (or nothing was read). Steps that
+ * `overview.txt` covers are not "never captured" for the transcripts above it: a session whose overview covers
+ * 0–192 and whose transcript.jsonl takes over at 193 (real-eras README) is read whole from the two.
+ */
+function missingSteps(transcript: TranscriptName, read: TranscriptRead, coveredElsewhere: readonly StepRange[]): MissingSteps | undefined {
+  if (read.files.length === 0 && read.coverage.length === 0) return undefined;
+  const ranges = subtractRanges(uncoveredRanges(read.coverage), coveredElsewhere);
   return ranges.length > 0 ? { transcript, file: MAIN[transcript], ranges } : undefined;
+}
+
+/** `ranges` without the step numbers `minus` covers (both inclusive). */
+function subtractRanges(ranges: readonly StepRange[], minus: readonly StepRange[]): StepRange[] {
+  let out = [...ranges];
+  for (const m of minus) {
+    out = out.flatMap((r) => {
+      if (m.to < r.from || m.from > r.to) return [r];
+      const left = m.from > r.from ? [{ from: r.from, to: m.from - 1 }] : [];
+      const right = m.to < r.to ? [{ from: m.to + 1, to: r.to }] : [];
+      return [...left, ...right];
+    });
+  }
+  return out;
+}
+
+/**
+ * Say on the report that steps were read from `overview.txt` alone: what that log leaves out (tool results; long
+ * values cut) is then not on the site either, and a reader of the session should know why.
+ */
+function noteOverviewSteps(steps: readonly Step[], sessionId: string, problems: Problem[]): void {
+  const only = steps.filter((s) => s.origin === 'overview').length;
+  if (only === 0) return;
+  problems.push({
+    kind: 'notice',
+    sessionId,
+    file: MAIN.overview,
+    message:
+      `${only} step${only === 1 ? ' is' : 's are'} read from ${MAIN.overview} alone, the log of Antigravity versions before about ` +
+      'late May 2026: it keeps user inputs and model responses, not tool results, and cuts long values (<truncated N bytes>).',
+  });
 }
 
 /**

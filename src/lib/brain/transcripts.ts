@@ -1,37 +1,30 @@
 /**
- * Which files hold each transcript, and their lines. The main file wins; chunks are read only when the main file
- * is missing, because where both exist the chunks are the same bytes again (reading both would count every step
- * twice).
+ * Which files hold each transcript, and their lines: one adapter per log, each handing the same `TranscriptLine`s
+ * (with file and line) to the merge (merge.ts), which decides which record wins. The main file wins; chunks are
+ * read only when the main file is missing, because where both exist the chunks are the same bytes again (reading
+ * both would count every step twice). `overview.txt` has no chunks.
  */
-import { readChunkedTranscript, type TranscriptLine } from './chunks.ts';
+import { readChunkedTranscript } from './chunks.ts';
 import { forEachJsonlLine } from './jsonl.ts';
 import type { ProblemBudget } from './problems.ts';
 import { fileSize, listDir, readBytes, type SessionFs } from './session-fs.ts';
+import type { StepRange, TranscriptLine, TranscriptName, TranscriptRead } from './types.ts';
 
-export type { TranscriptLine } from './chunks.ts';
-
-/** One transcript as read. */
-export interface TranscriptRead {
-  /** The files read, relative to the session folder. */
-  files: string[];
-  /**
-   * The step-number ranges the files were seen to hold (inclusive, disjoint, ascending): for a folder, the one
-   * window from its lowest to its highest index; the store passes every window its snapshots saw.
-   */
-  coverage: StepRange[];
-}
-
-/** An inclusive range of step numbers. */
-export interface StepRange {
-  from: number;
-  to: number;
-}
+export type { StepRange, TranscriptLine, TranscriptRead } from './types.ts';
 
 /** The main file of each transcript, relative to the session folder. */
 export const MAIN = {
   compact: '.system_generated/logs/transcript.jsonl',
   full: '.system_generated/logs/transcript_full.jsonl',
-} as const;
+  /**
+   * JSON Lines with the compact record's shape, though named `.txt` (real-eras README): user inputs and model
+   * responses only, long values cut with `<truncated N bytes>`; the only log of sessions before about late May 2026.
+   */
+  overview: '.system_generated/logs/overview.txt',
+} as const satisfies Record<TranscriptName, string>;
+
+/** Every transcript, highest tier first (the merge's order of precedence). */
+export const TRANSCRIPTS: readonly TranscriptName[] = ['full', 'compact', 'overview'];
 
 /** A line's valid `step_index`, or undefined. */
 function stepIndexOf(line: TranscriptLine): number | undefined {
@@ -75,13 +68,13 @@ export function uncoveredRanges(coverage: readonly StepRange[]): StepRange[] {
 }
 
 /**
- * Read one transcript (`compact` or `full`): the main file, else its chunk rebuild, else nothing. Each line is
+ * Read one transcript: the main file, else (compact and full) its chunk rebuild, else nothing. Each line is
  * handed to `visit` in file order, lines that did not parse too (without a `value`); line problems go through
  * `budget`. Returns the files read.
  */
 export async function readTranscript(
   sfs: SessionFs,
-  transcript: 'compact' | 'full',
+  transcript: TranscriptName,
   budget: ProblemBudget,
   visit: (line: TranscriptLine) => void,
 ): Promise<TranscriptRead> {
@@ -96,12 +89,13 @@ export async function readTranscript(
   };
   const got = await readBytes(sfs, rel);
   if (got) {
-    await noteLongerChunks(sfs, transcript, got.size);
+    if (transcript !== 'overview') await noteLongerChunks(sfs, transcript, got.size);
     forEachJsonlLine(got.bytes, rel, sfs.sessionId, budget, (l) =>
       seeing({ transcript, file: rel, line: l.line, raw: l.raw, value: l.value }),
     );
     return { files: [rel], coverage: coverage.ranges() };
   }
+  if (transcript === 'overview') return { files: [], coverage: [] };
   const rebuilt = await readChunkedTranscript(sfs, transcript, budget, seeing);
   if (!rebuilt) return { files: [], coverage: [] };
   sfs.problems.push({

@@ -111,10 +111,17 @@ export interface Discovery {
   problems: Problem[];
 }
 
+/**
+ * The logs a session's steps are read from, highest tier first: `full` = `transcript_full.jsonl`, `compact` =
+ * `transcript.jsonl` (or their chunk rebuilds), `overview` = `overview.txt`, the only log of Antigravity versions
+ * before about late May 2026 (compact records of user inputs and model responses only, long values cut).
+ */
+export type TranscriptName = 'compact' | 'full' | 'overview';
+
 /** Where a step record was read from: which transcript, which line, and the line's text as read. */
 export interface SourceRef {
-  /** `compact` = transcript.jsonl, `full` = transcript_full.jsonl (or their chunk rebuilds). */
-  transcript: 'compact' | 'full';
+  /** Which log (see `TranscriptName`). */
+  transcript: TranscriptName;
   /** Path relative to the session folder of the file actually read. */
   file: string;
   /** 1-based line number in that file. */
@@ -170,8 +177,12 @@ export interface Step {
   extra: Record<string, unknown>;
   /** Fields still cut in what we kept (only when the full record was not available): `content`, `thinking`, `tool_calls`. */
   truncatedFields: string[];
-  /** Which transcripts held this step. */
-  origin: 'full' | 'compact' | 'both';
+  /**
+   * Which transcripts held this step: `both` = compact and full. `overview` when only `overview.txt` did; a step
+   * that `overview.txt` holds too says so in its `sources`. `step-files` for a step no log holds whose
+   * `steps/<n>/` files were found (its key is `<n>-files`, and `stepFilesOnly` is set).
+   */
+  origin: 'full' | 'compact' | 'both' | 'overview' | 'step-files';
   /**
    * The records that went into this step, in reading order (e.g. RUNNING then DONE, compact and full): all of
    * them, or for a step written more than `SOURCES_KEPT_PER_STEP` times in one file the first ones and the last.
@@ -187,6 +198,11 @@ export interface Step {
   notOnDiskSince?: string;
   /** `steps/<idx>/content.md`, when present. */
   contentMd?: { file: string; text: string };
+  /**
+   * Set on a step made of `steps/<n>/` files alone: no log holds a record of step n (it failed before it was
+   * logged, e.g. "context canceled", or the logs start later). Its type is `STEP_FILES_ONLY`.
+   */
+  stepFilesOnly?: true;
 }
 
 /** Metadata from a root `<name>.metadata.json`; every field kept. */
@@ -281,8 +297,13 @@ export interface SessionMeta {
   mentionedFiles: string[];
   /** The workspace folder (most used `Cwd`, or from `<user_information>`). */
   workspace?: string;
-  /** Session start: step 0's `created_at`, else the earliest record, else the folder ctime (ISO). */
+  /**
+   * Session start: step 0's `created_at`, else the earliest record's, whichever log holds it; without any dated
+   * record, the earliest artifact `updatedAt`, else the folder ctime (ISO); `createdAtFrom` then says which.
+   */
   createdAt: string;
+  /** Set when no step record is dated: `createdAt` is an artifact's `updatedAt`, or the folder's own time. */
+  createdAtFrom?: 'artifacts' | 'folder';
   /** Earliest and latest `created_at` of any step (ISO), absent without timestamps. */
   firstAt?: string;
   lastAt?: string;
@@ -311,7 +332,7 @@ export interface Session {
   taskLogs: TaskLog[];
   uploads: Upload[];
   scratch: ScratchFile[];
-  /** Which transcript files were read (relative paths), including chunk rebuilds. */
+  /** Which transcript files were read (relative paths), including chunk rebuilds and `overview.txt`. */
   transcriptFiles: string[];
   problems: Problem[];
   /**
@@ -329,11 +350,35 @@ export interface Session {
 
 /** Step-number ranges of one transcript that were never captured. */
 export interface MissingSteps {
-  transcript: 'compact' | 'full';
+  transcript: TranscriptName;
   /** The transcript's main file, relative to the session folder. */
   file: string;
   /** Inclusive ranges of `step_index`, ascending. */
   ranges: Array<{ from: number; to: number }>;
+}
+
+/** One line of a transcript as read, with where it came from. */
+export interface TranscriptLine extends SourceRef {
+  value?: unknown;
+  /** Set by the archive store for a line no longer in the file on disk: the first snapshot that missed it (ISO). */
+  goneSince?: string;
+}
+
+/** An inclusive range of step numbers. */
+export interface StepRange {
+  from: number;
+  to: number;
+}
+
+/** One transcript as read. */
+export interface TranscriptRead {
+  /** The files read, relative to the session folder. */
+  files: string[];
+  /**
+   * The step-number ranges the files were seen to hold (inclusive, disjoint, ascending): for a folder, the one
+   * window from its lowest to its highest index; the store passes every window its snapshots saw.
+   */
+  coverage: StepRange[];
 }
 
 /** The files of one `.system_generated/steps/<idx>/` folder. */

@@ -14,9 +14,8 @@ import type { DatabaseSync } from 'node:sqlite';
 import { badEncoding, badLine, parseLine } from '../brain/jsonl.ts';
 import { readSession } from '../brain/session.ts';
 import type { SafeEntry, SessionSource } from '../brain/session-fs.ts';
-import type { TranscriptLine } from '../brain/chunks.ts';
-import { MAIN, type StepRange } from '../brain/transcripts.ts';
-import type { ArtifactVersion, Problem, Session, SessionRef } from '../brain/types.ts';
+import { MAIN } from '../brain/transcripts.ts';
+import type { ArtifactVersion, Problem, Session, SessionRef, StepRange, TranscriptLine } from '../brain/types.ts';
 import { identityKey, unionOrder } from './lines.ts';
 import { openStore } from './schema.ts';
 
@@ -216,6 +215,9 @@ function storedSource(dbs: DatabaseSync[], id: string, versions: Map<string, Sto
       return { bytes: bytes.length > maxBytes ? bytes.subarray(0, maxBytes) : bytes, size: v.size };
     },
     transcript(transcript, budget, visit) {
+      // The store keeps compact and full as lines (snapshot.ts); overview.txt is kept as a file like any other, its
+      // latest content read through `read` as from disk.
+      if (transcript === 'overview') return undefined;
       const files = transcriptFilesOf(dbs, id, transcript);
       const rows = storedLines(dbs, id, transcript);
       if (rows.length === 0 && files.length === 0) return undefined;

@@ -5,7 +5,8 @@
  * of every real USER_INPUT row).
  */
 
-const REQUEST = /<USER_REQUEST>\s*([\s\S]*?)\s*<\/USER_REQUEST>/g;
+/** A request block; one whose closing tag is missing runs to the end (overview.txt cuts long requests there). */
+const REQUEST = /<USER_REQUEST>\s*([\s\S]*?)\s*(?:<\/USER_REQUEST>|$)/g;
 const MENTION = /@\[([^\]]+)\]/g;
 const METADATA = /<ADDITIONAL_METADATA>[\s\S]*?(?:<\/ADDITIONAL_METADATA>|$)/g;
 
