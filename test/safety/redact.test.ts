@@ -259,6 +259,62 @@ describe('secrets in encoded forms (issue 10)', () => {
   });
 });
 
+describe('the shapes issue 19 found slipping through', () => {
+  const token = SECRETS['github-token'];
+
+  it.each([
+    ['an AWS secret key ending in / or +', `AWS_SECRET_ACCESS_KEY=${j('wJalrXUtnFEMIK7MDENGbPxRfiCYEXAMPLEKE', 'E/+')}\n`, 'wJalrXUtnFEMIK7MDENG'],
+    ['a SendGrid key holding -', `SENDGRID_API_KEY=${j('SG.', 'abcdefghij-klmnopqrstu', '.', 'abcdefghijklmno-pqrstuvwxyzABCDEFGHIJKLMNOP')}`, 'pqrstuvwxyzABCDEF'],
+    ['a URL password with an empty user', 'redis://:s3cretPassw0rd@cache:6379', 's3cretPassw0rd'],
+    ['a URL token with an empty user', 'git clone https://:tok3nValue99x@git.example.com/r.git', 'tok3nValue99x'],
+    ['a URL password holding / # \' \\', "postgres://app:pa/ss#wo'rd\\x9@db/app", 'ss#wo'],
+    ['a token glued to a word', `export TOKEN${token}`, token.slice(4)],
+    ['a token glued to a digit', `id9${token}`, token.slice(4)],
+  ])('redacts %s', async (_name, text, needle) => {
+    const { text: out } = await redactText(text);
+    expect(out).not.toContain(needle);
+    expect(out).toContain('[REDACTED:');
+  });
+
+  it.each([
+    ['a port and a path before an @', 'http://localhost:3000/users/@me'],
+    ['an image digest', 'docker://ubuntu:22.04@sha256:0123456789abcdef'],
+    ['a word ending in sk- before a long name', 'see the disk-usage-monitoring-service for details'],
+  ])('leaves %s alone', async (_name, text) => {
+    expect((await redactText(text)).text).toBe(text);
+  });
+
+  it('redacts a secret held in a tool name', async () => {
+    const original = sessionFull('nothing');
+    original.steps[0]!.toolCalls = [{ name: `run_${token}`, args: {}, truncatedArgs: [] }];
+    const { session } = await redactSession(original);
+    expect(session.steps[0]!.toolCalls[0]!.name).toBe('run_[REDACTED:github-token]');
+  });
+
+  it('redacts the start of a secret the compact transcript cut, when the full transcript holds it whole', async () => {
+    const original = sessionFull('nothing');
+    const cut = JSON.stringify({ args: { CommandLine: JSON.stringify(`echo ${token} more`).slice(0, 30) + '\n<truncated 900 bytes>' } });
+    expect(cut).toContain(token.slice(0, 20));
+    original.steps[0]!.toolCalls = [{ name: 'run_command', args: { CommandLine: `echo ${token} more` }, truncatedArgs: [] }];
+    original.steps[0]!.sources = [{ transcript: 'compact', file: 'logs/transcript.jsonl', line: 1, raw: cut }];
+    original.steps[1]!.content = `${token.slice(0, 22)}\n<truncated 31 bytes>`;
+    const { session } = await redactSession(original);
+    expect(session.steps[0]!.sources[0]!.raw).not.toContain(token.slice(0, 8));
+    expect(() => JSON.parse(session.steps[0]!.sources[0]!.raw)).not.toThrow();
+    expect(session.steps[1]!.content).toBe('[REDACTED:github-token]\n<truncated 31 bytes>');
+  });
+
+  it('redacts the start of a secret at the end of a text the reader cut at its size limit, and only there', async () => {
+    const original = sessionFull('nothing');
+    original.steps[0]!.output = { file: 'steps/1/output.txt', text: `${'x'.repeat(5000)}\nTOKEN=${token.slice(0, 18)}`, duplicateOfContent: false };
+    original.steps[1]!.output = { file: 'steps/2/output.txt', text: `done ${token.slice(0, 18)}`, duplicateOfContent: false };
+    original.problems.push({ kind: 'too-large', file: 'steps/1/output.txt', message: 'steps/1/output.txt is 5000000 bytes' });
+    const { session } = await redactSession(original);
+    expect(session.steps[0]!.output!.text.endsWith('TOKEN=[REDACTED:github-token]')).toBe(true);
+    expect(session.steps[1]!.output!.text).toBe(`done ${token.slice(0, 18)}`);
+  });
+});
+
 describe('redactionEnabledFromEnv', () => {
   it('is on unless ARCHIVE_REDACT says off', () => {
     expect(redactionEnabledFromEnv({})).toBe(true);

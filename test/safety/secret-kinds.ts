@@ -50,6 +50,7 @@ function token(kind: string, prefixes: string[], rest: fc.Arbitrary<string>): fc
 /** One generator per kind of `REDACTED_KINDS`. */
 export const SECRET_GENERATORS: Record<string, fc.Arbitrary<PlantedSecret>> = {
   'aws-access-key': token('aws-access-key', ['AKIA', 'ASIA', 'AGPA', 'AIDA', 'AROA'], body(UPPER + DIGITS, 16)),
+  // Real keys are 40 characters of base64: `/` and `+` anywhere, the last character included (~3 % of keys).
   'aws-secret-key': planted(
     'aws-secret-key',
     fc
@@ -57,7 +58,7 @@ export const SECRET_GENERATORS: Record<string, fc.Arbitrary<PlantedSecret>> = {
         fc.constantFrom('AWS_SECRET_ACCESS_KEY=', 'aws_secret_access_key = ', 'AWS_SECRET_ACCESS_KEY: "', "secret_access_key='"),
         body(ALNUM, 20),
         chars(ALNUM + '/+', 19),
-        chars(ALNUM, 1),
+        chars(ALNUM + '/+', 1),
       )
       .map(([name, a, b, c]) => ({ text: name + a + b + c, needle: a })),
   ),
@@ -110,9 +111,10 @@ export const SECRET_GENERATORS: Record<string, fc.Arbitrary<PlantedSecret>> = {
       body(ALNUM, 36).map((t) => ({ text: `//registry.npmjs.org/:_authToken=${t}`, needle: t })),
     ),
   ),
+  // base64url: about half of real keys hold a `-` (or `_`), anywhere.
   'sendgrid-key': planted(
     'sendgrid-key',
-    fc.tuple(body(ALNUM, 22), body(ALNUM, 43)).map(([a, b]) => ({ text: `SG.${a}.${b}`, needle: b })),
+    fc.tuple(body(ALNUM + '-_', 22), body(ALNUM + '-_', 43)).map(([a, b]) => ({ text: `SG.${a}.${b}`, needle: b })),
   ),
   'shopify-token': token('shopify-token', ['shpat_', 'shpca_', 'shppa_', 'shpss_'], body(ALNUM, 32)),
   'linear-key': token('linear-key', ['lin_api_'], body(ALNUM, 40)),
@@ -161,11 +163,22 @@ export const SECRET_GENERATORS: Record<string, fc.Arbitrary<PlantedSecret>> = {
         needle: first,
       })),
   ),
+  // Every form: an empty user (`redis://:pw@host`), and passwords holding what people type unencoded.
   'url-password': planted(
     'url-password',
     fc
-      .tuple(fc.constantFrom('postgres', 'postgresql', 'mysql', 'https', 'redis', 'amqp'), chars(LOWER, 3, 8), body(ALNUM, 12, 24))
-      .map(([scheme, user, password]) => ({ text: `${scheme}://${user}:${password}@db.internal:5432/app`, needle: password })),
+      .tuple(
+        fc.constantFrom('postgres', 'postgresql', 'mysql', 'https', 'redis', 'amqp', 'mongodb+srv'),
+        fc.oneof(chars(LOWER, 3, 8), fc.constant('')),
+        body(ALNUM, 12, 24),
+        fc.constantFrom('', '/', '#', "'", '\\', '/#', '+'),
+        chars(ALNUM, 0, 6),
+        fc.constantFrom('db.internal:5432/app', 'host', 'cache.example.com:6379/0?ssl=true'),
+      )
+      .map(([scheme, user, password, odd, more, host]) => ({
+        text: `${scheme}://${user}:${password}${odd}${more}@${host}`,
+        needle: password,
+      })),
   ),
   'bearer-token': planted(
     'bearer-token',
@@ -179,6 +192,9 @@ export const SECRET_GENERATORS: Record<string, fc.Arbitrary<PlantedSecret>> = {
   ),
 };
 
+/** Words a secret is glued to. */
+const GLUE = ['TOKEN', 'key', 'x', '_', '9', 'id'];
+
 /** Characters a secret is planted between: none is part of any kind's token, so the secret stays whole. */
 const EDGES = [' ', '\n', '\t', '"', "'", ',', ';', '(', ')', '<', '>', '[', ']', '{', '}', '|', '!', '*', '\\', '\r\n', ' é ', ' 日本 '];
 
@@ -188,8 +204,8 @@ export const surroundingText: fc.Arbitrary<string> = fc.string({
   maxLength: 40,
 });
 
-/** Where in a string a secret goes. */
-export type Placement = 'alone' | 'start' | 'after-newline' | 'middle' | 'end';
+/** Where in a string a secret goes; `glued`: right after a word, with nothing between (`TOKENghp_…`). */
+export type Placement = 'alone' | 'start' | 'after-newline' | 'middle' | 'end' | 'glued';
 
 /** `secret` planted into `around` at `placement`, between edges that keep it whole. */
 export function plantInto(around: string, secret: string, placement: Placement, edge: number): string {
@@ -208,6 +224,8 @@ export function plantInto(around: string, secret: string, placement: Placement, 
     }
     case 'end':
       return `${around}${left}${secret}`;
+    case 'glued':
+      return `${around}${left}${GLUE[edge % GLUE.length]}${secret}${right}`;
   }
 }
 
@@ -220,7 +238,7 @@ export interface Where {
 
 /** A placement, the text around the secret and an edge index, together. */
 export const placementArb: fc.Arbitrary<Where> = fc.record({
-  placement: fc.constantFrom<Placement>('alone', 'start', 'after-newline', 'middle', 'end'),
+  placement: fc.constantFrom<Placement>('alone', 'start', 'after-newline', 'middle', 'end', 'glued'),
   around: surroundingText,
   edge: fc.nat(1000),
 });

@@ -27,7 +27,7 @@ const presetVersion: string = createRequire(import.meta.url)(
 ).version;
 
 /** Changes whenever redaction output may change (our patterns, or the secretlint preset); goes into content digests. */
-export const REDACTOR_VERSION = `2+secretlint-preset-${presetVersion}`;
+export const REDACTOR_VERSION = `3+secretlint-preset-${presetVersion}`;
 
 /** Redaction is on unless `ARCHIVE_REDACT` is `off`, `0`, `false` or `no` (any case). */
 export function redactionEnabledFromEnv(env: Record<string, string | undefined> = process.env): boolean {
@@ -52,9 +52,14 @@ export async function redactSession(
   if (options.enabled === false) return { session, redactions: [] };
 
   const { copy, slots } = cloneAndCollect(session);
+  // Files the reader cut at its size limit: a secret may straddle the cut, and its start is all the text has.
+  const cutFiles = new Set(session.problems.filter((p) => p.kind === 'too-large').map((p) => p.file));
   const hitsPerSlot = await scanTexts(
     slots.map((slot) => slot.text),
-    { json: slots.map((slot) => slot.json) },
+    {
+      json: slots.map((slot) => slot.json),
+      cutAtEnd: slots.map((slot) => !slot.json && slot.file !== undefined && cutFiles.has(slot.file)),
+    },
   );
 
   const byPlace = new Map<string, Redaction>();
@@ -102,6 +107,8 @@ const IDENTIFIER_KEYS = new Set([
 ]);
 /** Values recorded as found on disk, of any shape: every string inside is redacted, whatever its key. */
 const FREE_FORM_KEYS = new Set(['args', 'extra', 'raw', 'error', 'errorCode', 'exitCode']);
+/** A tool's name is whatever the transcript says it is (a hostile or broken record can put a secret there). */
+const TOOL_NAME = /^toolCalls\[\d+\]\.name$/;
 
 interface Frame {
   value: unknown;
@@ -129,7 +136,8 @@ function cloneAndCollect(root: Session): { copy: unknown; slots: Slot[] } {
     const { value, holder, key } = frame;
     if (typeof value === 'string') {
       setOwn(holder, key, value);
-      const skip = !frame.freeForm && typeof key === 'string' && IDENTIFIER_KEYS.has(key);
+      const skip =
+        !frame.freeForm && typeof key === 'string' && IDENTIFIER_KEYS.has(key) && !TOOL_NAME.test(frame.where);
       if (!skip && value.length > 0) {
         const json = frame.stepKey !== undefined && RAW_LINE.test(frame.where);
         const slot: Slot = { holder, key, text: value, where: frame.where, json };

@@ -70,7 +70,7 @@ const KIND_BY_RULE: Record<string, string> = {
  */
 export const REDACTED_KINDS: readonly { kind: string; what: string }[] = [
   { kind: 'aws-access-key', what: 'AWS access key IDs (`AKIA…`, `ASIA…` and the other prefixes)' },
-  { kind: 'aws-secret-key', what: 'AWS secret access keys written after their name (`aws_secret_access_key = …`)' },
+  { kind: 'aws-secret-key', what: 'AWS secret access keys written after their name (`aws_secret_access_key = …`), also ending in `/` or `+`' },
   { kind: 'aws-account-id', what: 'AWS account IDs written after their name (`AWS_ACCOUNT_ID=…`)' },
   { kind: 'github-token', what: 'GitHub tokens (`ghp_`, `gho_`, `ghu_`, `ghs_`, `ghr_`, `github_pat_`)' },
   { kind: 'gitlab-token', what: 'GitLab personal access tokens (`glpat-`)' },
@@ -84,7 +84,7 @@ export const REDACTED_KINDS: readonly { kind: string; what: string }[] = [
   { kind: 'google-api-key', what: 'Google API keys (`AIza…`)' },
   { kind: 'stripe-key', what: 'Stripe secret and restricted keys (`sk_live_`, `sk_test_`, `rk_…`)' },
   { kind: 'npm-token', what: 'npm tokens (`npm_`, and the token of an `.npmrc` `_authToken=` line)' },
-  { kind: 'sendgrid-key', what: 'SendGrid keys (`SG.…`)' },
+  { kind: 'sendgrid-key', what: 'SendGrid keys (`SG.…`, with `-` and `_` too)' },
   { kind: 'shopify-token', what: 'Shopify tokens (`shpat_`, `shpca_`, `shppa_`, `shpss_`)' },
   { kind: 'linear-key', what: 'Linear API keys (`lin_api_`)' },
   { kind: 'notion-token', what: 'Notion integration tokens (`ntn_`)' },
@@ -97,7 +97,7 @@ export const REDACTED_KINDS: readonly { kind: string; what: string }[] = [
   { kind: 'telegram-bot-token', what: 'Telegram bot tokens (`<bot id>:AA…`)' },
   { kind: 'jwt', what: 'JSON Web Tokens (`eyJ….eyJ….…`)' },
   { kind: 'private-key', what: 'PEM private key blocks, also cut short or with escaped newlines' },
-  { kind: 'url-password', what: 'the password of any `scheme://user:password@host` URL (the host stays visible)' },
+  { kind: 'url-password', what: 'the password of any `scheme://user:password@host` URL, the user empty or not, the password holding `/ # \' \\` or not (the host stays visible)' },
   { kind: 'bearer-token', what: 'the token after `Bearer `' },
   { kind: 'basic-auth-header', what: 'the credentials of an `Authorization: Basic …` header' },
 ];
@@ -149,6 +149,15 @@ export const OWN_PATTERNS: OwnPattern[] = [
     group: 0,
     startGroup: 1,
   },
+  // secretlint's AWS rule wants a word boundary after the key, so a key ending in `/` or `+` (~3 % of real keys)
+  // is missed; the same name-then-key shape, ended by anything that is not part of a key.
+  {
+    kind: 'aws-secret-key',
+    regex: /(?:aws)?_?secret_?access_?key["']?\s*(?::|=>|=)\s*["']?([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])/dgi,
+    group: 1,
+  },
+  // The preset's SendGrid rule leaves out `-`, which about half of real keys hold (base64url).
+  { kind: 'sendgrid-key', regex: /SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/dg, group: 0 },
   // No JWT rule in the preset. Header and payload are base64url JSON objects, so both start with `eyJ`.
   {
     kind: 'jwt',
@@ -166,11 +175,15 @@ export const OWN_PATTERNS: OwnPattern[] = [
   },
   // Replaces the preset's basicauth / database rules (see SECRETLINT_CONFIG): any `scheme://user:pass@host`,
   // placeholders included (`postgres:password@` is redacted too: consistent and safer). Only the password goes.
-  // The scheme is a lookbehind so that the search starts at the literal `://`: led by `\b[a-zA-Z]` the regex was
-  // tried at every word of every string, the slowest of all patterns (15 × slower, 15 % of all redaction time).
+  // The user may be empty (`redis://:pw@host`), and the password may hold what people type unencoded (`/ # ' \`):
+  // it runs to the `@`, except a port followed by a path (`host:8080/a@b`), which is not a password. An image
+  // digest (`image:1.2@sha256:…`) is not either. The scheme is a lookbehind so that the search starts at the
+  // literal `://`: led by `[a-zA-Z]` the regex was tried at every word of every string, the slowest of all
+  // patterns (15 × slower, 15 % of all redaction time). No `\b` before the scheme: `TOKENhttps://…` counts too.
   {
     kind: 'url-password',
-    regex: /(?<=\b[a-zA-Z][a-zA-Z0-9+.-]{1,30}):\/\/[^\s:@/?#"'<>\\]{1,256}:((?!\[REDACTED:)[^\s@/?#"'<>\\]{1,256})@/dg,
+    regex:
+      /(?<=[a-zA-Z][a-zA-Z0-9+.-]{1,30}):\/\/[^\s:@/?#"'<>\\]{0,256}:((?!\[REDACTED:|\d{1,5}[/?#])[^\s@"<>]{1,256})@(?!sha\d+:)/dg,
     group: 1,
   },
   // The preset's `_authToken=` rule only reads files named `.npmrc`; an .npmrc line shown in a transcript is as
@@ -181,9 +194,66 @@ export const OWN_PATTERNS: OwnPattern[] = [
   // Same for `Authorization: Basic <base64 user:pass>`.
   {
     kind: 'basic-auth-header',
-    regex: /\bauthorization["']?\s*[:=]\s*["']?basic\s+([A-Za-z0-9+/]{8,}=*)/dgi,
+    regex: /authorization["']?\s*[:=]\s*["']?basic\s+([A-Za-z0-9+/]{8,}=*)/dgi,
     group: 1,
   },
+];
+
+/**
+ * How each token kind starts: its fixed prefix. Used where a token is found by its start alone: glued to the word
+ * before it (below), and cut off at the end of a text (`CUT_TAILS`).
+ */
+const TOKEN_PREFIXES: readonly { kind: string; prefix: string }[] = [
+  { kind: 'github-token', prefix: 'gh[pousr]_|github_pat_' },
+  { kind: 'gitlab-token', prefix: 'glpat-' },
+  { kind: 'grafana-token', prefix: 'glc_|glsa_' },
+  { kind: 'slack-token', prefix: 'xox[a-z]-|xapp-' },
+  { kind: 'anthropic-key', prefix: 'sk-ant-' },
+  { kind: 'openai-key', prefix: 'sk-' },
+  { kind: 'groq-key', prefix: 'gsk_' },
+  { kind: 'huggingface-token', prefix: 'hf_' },
+  { kind: 'google-api-key', prefix: 'AIza' },
+  { kind: 'stripe-key', prefix: '[sr]k_(?:live|test)_' },
+  { kind: 'npm-token', prefix: 'npm_' },
+  { kind: 'sendgrid-key', prefix: 'SG\\.' },
+  { kind: 'shopify-token', prefix: 'shp(?:at|ca|pa|ss)_' },
+  { kind: 'linear-key', prefix: 'lin_api_' },
+  { kind: 'notion-token', prefix: 'ntn_' },
+  { kind: '1password-token', prefix: 'ops_' },
+  { kind: 'vault-token', prefix: 'hv[sbr]\\.' },
+  { kind: 'vercel-token', prefix: 'vc[pciark]_' },
+  { kind: 'databricks-token', prefix: 'dapi' },
+  { kind: 'docker-token', prefix: 'dckr_pat_' },
+  { kind: 'figma-token', prefix: 'figd_' },
+  { kind: 'jwt', prefix: 'eyJ' },
+  { kind: 'aws-access-key', prefix: 'A3T[A-Z0-9]|AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA' },
+];
+
+/** The token prefixes ending in `_`: an `_` after one of them is the token's own, never glue before another. */
+const TOKEN_PREFIX_ENDING_IN_UNDERSCORE = '(?:ops|gh[pousr]|pat|glc|glsa|gsk|hf|npm|shp(?:at|ca|pa|ss)|api|ntn|vc[pciark]|figd|live|test)';
+
+/**
+ * A token glued to a letter, digit or `_` before it (`TOKENghp_…`): that character, then the token (group 1),
+ * consumed so that a prefix-like run inside it (`AIzaANVA…`) is not taken for another glued token (see
+ * `readings.ts`). Each prefix must be followed by 16 token characters, as every real token is at least, so that
+ * words merely holding a prefix (`task-`, `rapidapi`) are not read twice.
+ */
+export const GLUED_TOKEN = new RegExp(
+  `(?:[A-Za-z0-9]|(?<!${TOKEN_PREFIX_ENDING_IN_UNDERSCORE})_)` +
+    `((?:${TOKEN_PREFIXES.map((t) => t.prefix).join('|')})[A-Za-z0-9_.-]{16,})`,
+  'g',
+);
+
+/**
+ * The start of a secret at the very end of a text that was cut (the reader keeps the first 4 MiB of a file): too
+ * short for its rule, but part of a secret all the same. Group 1 is what goes. Only tried on the tail of a text
+ * known to be cut (`ScanOptions.cutAtEnd`).
+ */
+export const CUT_TAILS: readonly { kind: string; regex: RegExp }[] = [
+  ...TOKEN_PREFIXES.map(({ kind, prefix }) => ({ kind, regex: new RegExp(`((?:${prefix})[A-Za-z0-9_.+/=-]*)$`, 'd') })),
+  { kind: 'aws-secret-key', regex: /secret_?access_?key["']?\s*(?::|=>|=)\s*["']?([A-Za-z0-9/+]+)$/di },
+  { kind: 'url-password', regex: /:\/\/[^\s:@/?#"'<>\\]{0,256}:((?!\d{1,5}[/?#])[^\s@"<>]+)$/d },
+  { kind: 'bearer-token', regex: /\bbearer\s+([A-Za-z0-9._~+/-]+)$/di },
 ];
 
 /**

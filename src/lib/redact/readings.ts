@@ -7,7 +7,12 @@
  * in `\nghp_…` the token follows the letter `n`, so a rule that wants a boundary before `ghp_` never matches, and
  * `\u0067hp_…` or `postgres:\/\/` does not even contain the rule's literal. URLs percent-encode (`ghp%5F…`).
  * Scanning each decoded reading, and mapping every hit back onto whole escapes of the text, covers every form.
+ *
+ * A token glued to the word before it (`TOKENghp_…`, `keyAKIA…`) is missed the same way, by rules that want a
+ * boundary before the token. A last reading puts a space in place of the character just before each such token:
+ * the same length, so its positions are the text's own.
  */
+import { GLUED_TOKEN } from './patterns.ts';
 
 /** One reading of a root text: the text itself, or one more layer of escapes decoded from its parent. */
 export interface Reading {
@@ -20,7 +25,7 @@ export interface Reading {
   escapes?: EscapeMap;
 }
 
-type Layer = 'json' | 'percent';
+type Layer = 'json' | 'percent' | 'unglued';
 
 /**
  * JSON's escapes. The tokenizer and the decoder are the same regex, so both agree on where escapes are: `\\` is
@@ -69,6 +74,13 @@ export function readingsOf(text: string, json = false): Reading[] {
     if (!HAS_PERCENT_ESCAPE.test(reading.text)) continue;
     readings.push({ text: reading.text.replace(PERCENT_ESCAPE, decodePercentEscape), parent: reading, layer: 'percent' });
   }
+  for (const reading of readings.slice()) {
+    GLUED_TOKEN.lastIndex = 0;
+    if (!GLUED_TOKEN.test(reading.text)) continue;
+    GLUED_TOKEN.lastIndex = 0;
+    const unglued = reading.text.replace(GLUED_TOKEN, (_glued, token: string) => ` ${token}`);
+    readings.push({ text: unglued, parent: reading, layer: 'unglued' });
+  }
   return readings;
 }
 
@@ -76,6 +88,10 @@ export function readingsOf(text: string, json = false): Reading[] {
 export function rangeInRoot(reading: Reading, start: number, end: number): [number, number] {
   let r = reading;
   while (r.parent) {
+    if (r.layer === 'unglued') {
+      r = r.parent; // same length, same positions
+      continue;
+    }
     const map = (r.escapes ??= mapEscapes(r.parent.text, r.layer!));
     if (end > start) {
       const last = map.source(end - 1);

@@ -8,7 +8,7 @@
  */
 import { lintSource } from '@secretlint/core';
 import { secretLintProfiler } from '@secretlint/profiler';
-import { AWS_SECRET_AT, OWN_PATTERNS, PREFILTER, SCAN_TRIGGER, SECRETLINT_CONFIG, kindForSecretlint } from './patterns.ts';
+import { AWS_SECRET_AT, CUT_TAILS, OWN_PATTERNS, PREFILTER, SCAN_TRIGGER, SECRETLINT_CONFIG, kindForSecretlint } from './patterns.ts';
 import { type Reading, rangeInRoot, readingsOf } from './readings.ts';
 
 // secretlint 12 profiles every lint whether anyone asks or not: each rule of each call sets performance marks, and
@@ -29,7 +29,12 @@ export interface Hit {
 export interface ScanOptions {
   /** `json[i]` marks `texts[i]` as a JSON document (a transcript line): only its decoded readings are scanned. */
   json?: readonly boolean[];
+  /** `cutAtEnd[i]` marks `texts[i]` as cut short (a file over the reader's limit): a secret's start at its end goes. */
+  cutAtEnd?: readonly boolean[];
 }
+
+/** Only this much of a cut text's end is tried for the start of a secret (`CUT_TAILS`): longer than any token. */
+const CUT_TAIL_CHARS = 4096;
 
 /** Between strings of a batch. NUL and newlines end every pattern's character class, so no match spans two strings. */
 const SEPARATOR = '\n\0\n';
@@ -78,7 +83,22 @@ export async function scanTexts(texts: readonly string[], options: ScanOptions =
   }
   if (batch.length > 0) await scanBatch(batch, hits, found);
   if (found.size > 0) removeFoundEverywhere(texts, options, found, hits);
+  options.cutAtEnd?.forEach((cut, index) => {
+    if (cut && texts[index] !== undefined) hits[index]!.push(...cutTailHits(texts[index]));
+  });
   return hits.map(mergeHits);
+}
+
+/** The start of a secret that a cut left at the end of `text` (see `CUT_TAILS`). */
+function cutTailHits(text: string): Hit[] {
+  const from = Math.max(0, text.length - CUT_TAIL_CHARS);
+  const tail = text.slice(from);
+  const out: Hit[] = [];
+  for (const { kind, regex } of CUT_TAILS) {
+    const range = regex.exec(tail)?.indices?.[1];
+    if (range && range[1] > range[0]) out.push({ start: from + range[0], end: from + range[1], kind });
+  }
+  return out;
 }
 
 async function scanBatch(items: BatchItem[], hits: Hit[][], found: Found): Promise<void> {
@@ -161,14 +181,51 @@ function removeFoundEverywhere(texts: readonly string[], options: ScanOptions, f
   const anySecret = new RegExp(secrets.map(escapeRegExp).join('|'), 'g');
   const first = secrets[secrets.length - 1]!.length; // the shortest: a text shorter than it cannot hold any
   for (let index = 0; index < texts.length; index++) {
-    if (texts[index]!.length < first) continue;
-    for (const reading of readingsOf(texts[index]!, options.json?.[index])) {
+    const text = texts[index]!;
+    const cut = text.includes(CUT_MARK_LITERAL);
+    if (text.length < first && !cut) continue;
+    for (const reading of readingsOf(text, options.json?.[index])) {
       for (const match of reading.text.matchAll(anySecret)) {
         const [start, end] = rangeInRoot(reading, match.index, match.index + match[0].length);
         hits[index]!.push({ start, end, kind: found.get(match[0])! });
       }
+      if (cut) {
+        for (const [start, end, secret] of cutStarts(reading.text, secrets)) {
+          const [rootStart, rootEnd] = rangeInRoot(reading, start, end);
+          hits[index]!.push({ start: rootStart, end: rootEnd, kind: found.get(secret)! });
+        }
+      }
     }
   }
+}
+
+/** How the compact transcript marks a value it cut: `…\n<truncated 2827 bytes>`. */
+const CUT_MARK_LITERAL = '<truncated ';
+/** The run of token characters just before a cut mark. */
+const BEFORE_CUT_MARK = /[^\s"'<>]{4,}(?=\n<truncated \d+ bytes>)/g;
+/** A cut start this short is not taken for a secret's start (it could be any word). */
+const MIN_CUT_START = 6;
+
+/**
+ * The compact transcript cuts long values, which can leave the start of a secret just before its cut mark (22 of
+ * a `ghp_` token's 40 characters), too short for any rule. Where that start is the start of a secret found whole
+ * elsewhere in the session (the full transcript), it goes too: `[start, end, secret]` for each.
+ */
+function cutStarts(text: string, secrets: readonly string[]): [number, number, string][] {
+  const out: [number, number, string][] = [];
+  for (const match of text.matchAll(BEFORE_CUT_MARK)) {
+    const run = match[0];
+    const end = match.index + run.length;
+    for (const secret of secrets) {
+      for (let k = Math.min(secret.length - 1, run.length); k >= MIN_CUT_START; k--) {
+        if (run.endsWith(secret.slice(0, k))) {
+          out.push([end - k, end, secret]);
+          break;
+        }
+      }
+    }
+  }
+  return out;
 }
 
 function escapeRegExp(text: string): string {
