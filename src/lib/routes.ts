@@ -17,7 +17,7 @@ import { newestSessionFirst } from './archive/order.ts';
 import { shardFolder, siteSearchShards } from './search/shards.ts';
 import { currentJoin } from './join/current.ts';
 import type { SearchBundle } from './join/join.ts';
-import { urls } from './urls.ts';
+import { urls, useSessionBases } from './urls.ts';
 import type { ArchiveInfo, ArtifactRow, SessionSummary, StepRow, UploadRow } from './archive/schemas.ts';
 import { buildSessionTree, type SessionTree, type TreeInput } from './family/tree.ts';
 
@@ -27,6 +27,11 @@ interface Collections {
   steps: Map<string, StepRow[]>;
   artifacts: Map<string, ArtifactRow[]>;
 }
+
+// A joined build's session links point into the parts: the URL module is given their bases here, once, before any
+// page renders (every page's getStaticPaths goes through this module).
+const joinedAtStart = currentJoin();
+if (joinedAtStart) useSessionBases(new Map(joinedAtStart.sessions.map((s) => [s.id, s.base])));
 
 let collectionsOnce: Promise<Collections> | undefined;
 

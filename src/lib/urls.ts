@@ -4,9 +4,21 @@
  * Every page URL ends in `/` (Astro's directory build format); files (uploads, assets) do not.
  *
  * In a joined build (ARCHIVE_JOIN, `src/lib/join/`) a session's pages are in its part: every link under
- * `/sessions/<id>/` is built under that part's base path instead of this site's.
+ * `/sessions/<id>/` is built under that part's base path instead of this site's. Those bases are given to this
+ * module (`useSessionBases`, by the routing module when the build is a join); it never reads the join itself, so
+ * data flows one way (it used to import the join's state, which imports the audit export, which imports this).
  */
-import { partBaseOf } from './join/current.ts';
+
+/** Each joined session's part base path (no trailing slash); empty for an ordinary build. */
+let sessionBases: ReadonlyMap<string, string> = new Map();
+
+/**
+ * Give this module the base path of the part holding each session's pages (a joined build). A session not in the
+ * map is this site's own.
+ */
+export function useSessionBases(bases: ReadonlyMap<string, string>): void {
+  sessionBases = new Map([...bases].map(([id, base]) => [id, base.replace(/\/+$/, '')]));
+}
 
 /**
  * The site's base path without a trailing slash (`''` at the root). Read from ARCHIVE_BASE (the same variable
@@ -31,13 +43,13 @@ function file(...segments: string[]): string {
 
 /** A page (`sessionPage`) or file (`sessionFile`) of session `id`: under its part's base in a joined build. */
 function sessionPage(id: string, ...rest: string[]): string {
-  const base = partBaseOf(id);
+  const base = sessionBases.get(id);
   const own = page('sessions', id, ...rest);
   return base === undefined ? own : `${base}${own.slice(basePath().length)}`;
 }
 
 function sessionFile(id: string, ...rest: string[]): string {
-  const base = partBaseOf(id);
+  const base = sessionBases.get(id);
   const own = file('sessions', id, ...rest);
   return base === undefined ? own : `${base}${own.slice(basePath().length)}`;
 }

@@ -14,7 +14,6 @@ export function joinFolders(env: NodeJS.ProcessEnv = process.env): string[] {
 }
 
 let joinedOnce: JoinedSite | null | undefined;
-let basesOnce: Map<string, string> | undefined;
 
 /** This build's joined site, or undefined when the build is not a join. */
 export function currentJoin(env: NodeJS.ProcessEnv = process.env): JoinedSite | undefined {
@@ -25,13 +24,3 @@ export function currentJoin(env: NodeJS.ProcessEnv = process.env): JoinedSite | 
   return joinedOnce ?? undefined;
 }
 
-/**
- * The base path (no trailing slash, `''` at the root) of the part holding session `id`'s pages, in a joined build;
- * undefined otherwise (the session's pages are this site's own).
- */
-export function partBaseOf(id: string): string | undefined {
-  const joined = currentJoin();
-  if (!joined) return undefined;
-  basesOnce ??= new Map(joined.sessions.map((s) => [s.id, s.base.replace(/\/+$/, '')]));
-  return basesOnce.get(id);
-}
