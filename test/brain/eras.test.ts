@@ -9,6 +9,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { discoverSessions, readSession, type Session } from '../../src/lib/brain/index.ts';
+import { sessionTurns } from '../../src/lib/turns/index.ts';
 import { casesDir, keys, readCase } from './helpers.ts';
 
 const OVERVIEW = '.system_generated/logs/overview.txt';
@@ -71,6 +72,28 @@ describe('dates, titles and folders without a log', () => {
   });
 });
 
+describe('step files no log holds', () => {
+  it('stand as a step of their own, marked, keyed apart from every record key, where their number falls', async () => {
+    const s = await readCase('step-files-without-record');
+    expect(keys(s)).toEqual(['0', '3', '4-files', '5']);
+    expect(s.steps.map((st) => st.position)).toEqual([0, 1, 2, 3]);
+    const four = s.steps[2];
+    expect(four).toMatchObject({ index: 4, type: 'STEP_FILES_ONLY', origin: 'step-files', stepFilesOnly: true, sources: [] });
+    expect(four?.output).toEqual({ file: '.system_generated/steps/4/output.txt', text: 'Encountered error in step execution: context canceled\n', duplicateOfContent: false });
+    expect(four?.contentMd?.file).toBe('.system_generated/steps/4/content.md');
+    expect(s.unattachedStepFiles?.map((f) => f.index)).toEqual([4]);
+    // It answers no call (nothing says it was step 3's result) and its row says what it is.
+    const t = sessionTurns(s);
+    expect(t.calls[0]?.resultStepKey).toBeUndefined();
+    expect(t.steps[2]?.summary).toBe('Step files only, no log record: Encountered error in step execution: context canceled');
+  });
+
+  it('past the last record go last', async () => {
+    const s = await readCase('output-duplicate');
+    expect(keys(s).at(-1)).toBe('9-files');
+  });
+});
+
 // The shared real sessions, beside the project (../shared) or beside its worktree folder (../../shared).
 const realEras = [path.resolve(casesDir, '../../../shared/real-eras/gemini'), path.resolve(casesDir, '../../../../shared/real-eras/gemini')].find((p) => existsSync(p));
 
@@ -102,7 +125,7 @@ describe.skipIf(realEras === undefined)('the real sessions of other versions (re
     for (const ref of sessions) {
       const s: Session = await readSession(ref);
       const disk = stepIndexesOnDisk(ref.dir);
-      const read = new Set(s.steps.map((st) => st.index));
+      const read = new Set(s.steps.filter((st) => !st.stepFilesOnly).map((st) => st.index));
       expect([...disk.indexes].filter((i) => !read.has(i)), ref.id).toEqual([]);
       expect(s.meta.requests.length, ref.id).toBe(disk.requests);
       expect(s.steps.filter((st) => st.type === 'PLANNER_RESPONSE' && st.content).length, ref.id).toBeGreaterThan(0);

@@ -184,6 +184,10 @@ function itemHtml(item: TurnItem, session: Session, sessionId: string, stepSumma
       return `<details class="fold"><summary>${item.stepKeys.length} ${escapeHtml(FOLDED[item.folded] ?? 'other steps')}</summary><ul>${item.stepKeys
         .map((key, i) => `<li id="${escapeHtml(anchors.step(key))}">step ${escapeHtml(key)} <span class="muted">${escapeHtml(stepSummary(item.positions[i] ?? -1))}</span></li>`)
         .join('')}</ul></details>`;
+    case 'user-action': {
+      const what = item.action === 'view-file' ? 'opened' : item.action === 'edit' ? 'edited' : 'did';
+      return `<div class="step" id="${escapeHtml(anchors.step(item.stepKey))}"><div class="who">User${item.createdAt ? ` · ${escapeHtml(formatClock(item.createdAt))}` : ''} · ${what}${item.path ? ` <span class="mono">${escapeHtml(item.path)}</span>` : ''} <span class="muted">(step ${escapeHtml(item.stepKey)}, ${escapeHtml(item.type)})</span></div>${pre(item.text)}</div>`;
+    }
     case 'orphan-result':
       return `<div class="step${item.outcome.status === 'failed' ? ' err' : ''}" id="${escapeHtml(anchors.step(item.stepKey))}"><span class="kind">result</span>${escapeHtml(item.outcome.line || item.type)}${item.outcome.status === 'failed' ? ' <span class="badge err">failed</span>' : ''} <span class="muted">(step ${escapeHtml(item.stepKey)}, no call recorded for it)</span></div>`;
   }

@@ -29,8 +29,9 @@ export async function readSession(ref: SessionRef, source?: SessionSource): Prom
     readTranscript(sfs, 'overview', budget, (line) => overviewRecords.add(line)),
     readInventory(sfs),
   ]);
-  const steps = mergeRecords(compactRecords, fullRecords, ref.id, budget, overviewRecords);
-  const unattachedStepFiles = attachStepFiles(steps, inventory.stepFiles);
+  const merged = mergeRecords(compactRecords, fullRecords, ref.id, budget, overviewRecords);
+  const unattachedStepFiles = attachStepFiles(merged, inventory.stepFiles);
+  const steps = withStepFilesSteps(merged, unattachedStepFiles);
   const meta = deriveMeta(ref.id, steps, inventory.artifacts, ref.ctimeMs);
   noteBadDates(inventory, ref.id, budget);
   budget.close();
@@ -108,6 +109,46 @@ function noteOverviewSteps(steps: readonly Step[], sessionId: string, problems: 
       `${only} step${only === 1 ? ' is' : 's are'} read from ${MAIN.overview} alone, the log of Antigravity versions before about ` +
       'late May 2026: it keeps user inputs and model responses, not tool results, and cuts long values (<truncated N bytes>).',
   });
+}
+
+/** The key of a step made of `steps/<n>/` files alone: never a record's key (`<n>` or `<n>-<k>`, merge.ts rule 6). */
+export function stepFilesKey(index: number): string {
+  return `${index}-files`;
+}
+
+/**
+ * The timeline with a step of its own for each `steps/<n>/` folder no log holds a record of (real: "context
+ * canceled" in steps/4/output.txt; 86033144's transcripts start after six such folders), placed before the first
+ * step with a higher index, so its output and fetched page have a page like every other step (issue 20).
+ */
+function withStepFilesSteps(steps: Step[], unattached: readonly StepFiles[]): Step[] {
+  if (unattached.length === 0) return steps;
+  const out = [...steps];
+  for (const files of [...unattached].sort((a, b) => a.index - b.index)) {
+    const step: Step = {
+      key: stepFilesKey(files.index),
+      index: files.index,
+      occurrence: 0,
+      position: 0,
+      source: 'FILES',
+      type: 'STEP_FILES_ONLY',
+      status: 'UNKNOWN',
+      toolCalls: [],
+      extra: {},
+      truncatedFields: [],
+      origin: 'step-files',
+      sources: [],
+      stepFilesOnly: true,
+    };
+    if (files.output) step.output = { file: files.output.file, text: files.output.text, duplicateOfContent: false };
+    if (files.contentMd) step.contentMd = files.contentMd;
+    const at = out.findIndex((s) => s.index > files.index);
+    out.splice(at < 0 ? out.length : at, 0, step);
+  }
+  out.forEach((s, i) => {
+    s.position = i;
+  });
+  return out;
 }
 
 /**

@@ -336,8 +336,9 @@ export interface Session {
   transcriptFiles: string[];
   problems: Problem[];
   /**
-   * `steps/<idx>/` files whose index names no step in the timeline (e.g. the transcripts start later in the
-   * session). Kept so nothing on disk silently disappears; absent when every step file was attached.
+   * `steps/<idx>/` files whose index names no step record of any log (e.g. the transcripts start later in the
+   * session). Each also stands in the timeline as a step of its own (`stepFilesOnly`, key `<idx>-files`); absent
+   * when every step file was attached to a record's step.
    */
   unattachedStepFiles?: StepFiles[];
   /** Step numbers no transcript file ever showed us, per transcript (before the first capture and in gaps). */

@@ -11,7 +11,7 @@
 import type { Session, Step } from '../brain/types.ts';
 import type { ToolCallView, Turn, TurnItem } from '../turns/types.ts';
 import { ENDING_MAX, subagentSpecs } from '../family/evidence.ts';
-import { argLines, CHECKPOINT_MAX, OUTPUT_MAX, REPLY_MAX, REQUEST_MAX, THINKING_MAX } from './preview.ts';
+import { argLines, CHECKPOINT_MAX, OUTPUT_MAX, REPLY_MAX, REQUEST_MAX, THINKING_MAX, USER_ACTION_MAX } from './preview.ts';
 
 /**
  * Estimated HTML one conversation page holds before the next starts. The cap is 1.5 MB; the estimate ran at
@@ -79,6 +79,9 @@ export function itemWeight(item: TurnItem, stepAt: (position: number) => Step | 
       return 400 + item.stepKeys.length * 260;
     case 'orphan-result':
       return 900 + item.outcome.line.length * 2;
+    case 'user-action':
+      // A diff row carries ~150 bytes of table markup besides its text.
+      return 900 + Math.min(item.text.length, USER_ACTION_MAX) * TEXT_FACTOR + item.text.slice(0, USER_ACTION_MAX).split('\n').length * 150;
   }
 }
 

@@ -20,6 +20,8 @@ export const THINKING_MAX = 6_000;
 export const CHECKPOINT_MAX = 8_000;
 /** Characters of a user request shown in a turn's opening. */
 export const REQUEST_MAX = 12_000;
+/** Characters of a user's own action shown in place (the lines they opened, the diff of their edit). */
+export const USER_ACTION_MAX = 4_000;
 
 /** Arguments that only describe the call to the UI (the model's own one-line label), not what it acts on. */
 const LABEL_ARGS = new Set(['toolSummary', 'toolAction', 'waitForPreviousTools']);

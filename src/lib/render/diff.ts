@@ -169,6 +169,47 @@ export function renderTextDiff(before: string, after: string, options: Omit<Rend
   return renderDiff(before, after, { ...options, language: 'markdown' });
 }
 
+const HUNK_HEAD = /^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@/;
+
+/**
+ * The rows of a unified diff given as text (a user's edit in a `[diff_block_start]` block): `@@` lines open hunks
+ * and set the line numbers, ` `, `-`, `+` lines are context, removed and added. A line that is none of these (a
+ * `<truncated N bytes>` marker where the record was cut) is kept as a hunk-style note row.
+ */
+export function unifiedDiffRows(text: string): DiffRow[] {
+  const rows: DiffRow[] = [];
+  let oldLine = 0;
+  let newLine = 0;
+  for (const raw of splitLines(text)) {
+    const line = raw.replace(/\r$/, '');
+    const hunk = HUNK_HEAD.exec(line);
+    if (hunk) {
+      oldLine = Number(hunk[1]);
+      newLine = Number(hunk[2]);
+      rows.push({ kind: 'hunk', text: line });
+    } else if (line.startsWith('+') && !line.startsWith('+++')) rows.push({ kind: 'add', newLine: newLine++, text: line.slice(1) });
+    else if (line.startsWith('-') && !line.startsWith('---')) rows.push({ kind: 'del', oldLine: oldLine++, text: line.slice(1) });
+    else if (line.startsWith(' ')) rows.push({ kind: 'ctx', oldLine: oldLine++, newLine: newLine++, text: line.slice(1) });
+    else if (line !== '') rows.push({ kind: 'hunk', text: line });
+  }
+  return rows;
+}
+
+/** A unified diff given as text, as the same table `renderDiff` draws (plain text: no language is known). */
+export function renderUnifiedDiff(text: string): string {
+  const body = unifiedDiffRows(text).map((row) =>
+    row.kind === 'hunk'
+      ? `<tr class="diff-hunk"><td class="diff-num"></td><td class="diff-num"></td><td class="diff-marker"></td><td class="diff-code">${escapeHtml(row.text)}</td></tr>`
+      : `<tr class="diff-${row.kind}"><td class="diff-num">${row.oldLine ?? ''}</td><td class="diff-num">${row.newLine ?? ''}</td>` +
+        `<td class="diff-marker">${MARKERS[row.kind]}</td><td class="diff-code"><span class="line">${escapeHtml(row.text)}</span></td></tr>`,
+  );
+  return (
+    `<div class="code-block diff-block" data-lang="text"><table class="diff">` +
+    `<thead><tr><th class="diff-num" scope="col">old</th><th class="diff-num" scope="col">new</th><th class="diff-marker"></th><th class="diff-code"></th></tr></thead>` +
+    `<tbody>${body.join('')}</tbody></table></div>`
+  );
+}
+
 /** CSS for the diff tables, to go beside `highlightThemeCss` in the site's global stylesheet. */
 export const diffCss: string = [
   '.diff-block{padding:0}',

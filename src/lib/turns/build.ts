@@ -6,9 +6,9 @@ import type { Message, Session, Step, TaskLog } from '../brain/types.ts';
 import { modelSequence, modelSwitches, modelsPerStep, UNKNOWN_MODEL } from './models.ts';
 import { stepFailure } from './failures.ts';
 import { backgroundTaskId, errorText, firstLine, orphanOutcome, outcomeOf, pathShortener, shortTask, stepFailed } from './outcome.ts';
-import { isResultStep, pairCalls } from './pairing.ts';
+import { isResultStep, isUserAction, pairCalls } from './pairing.ts';
 import { checkpointText, meaningfulLine, mentions, requestText, taskFinished, wrappedBody } from './text.ts';
-import { readCommandText } from './transport.ts';
+import { readCommandText, readUserAction, type UserActionText } from './transport.ts';
 import { callOutput } from './output.ts';
 import type {
   BackgroundTask,
@@ -156,8 +156,21 @@ export function callLine(call: ToolCallView): string {
   return `${verb} ${call.outcome.line}`;
 }
 
+/** What a user's own action did, in one line: `The user opened notes.md (lines 1–2)`, `The user edited app.js (+1 −1)`. */
+function userActionLine(action: UserActionText, type: string): string {
+  const where = action.path ?? 'a file';
+  if (action.action === 'view-file') return `The user opened ${where}${action.lines ? ` (lines ${action.lines.from}–${action.lines.to}${action.lines.total !== undefined ? ` of ${action.lines.total}` : ''})` : ''}`;
+  if (action.action === 'edit') return `The user edited ${where} (+${action.added ?? 0} −${action.removed ?? 0})`;
+  return `The user: ${meaningfulLine(action.text) || type}`;
+}
+
 /** The one-line summary of a step for its timeline row. */
 function stepLine(step: Step, calls: ToolCallView[], answers: ToolCallView | undefined): string {
+  if (isUserAction(step)) return cut(userActionLine(readUserAction(step.type, step.content), step.type));
+  if (step.stepFilesOnly) {
+    const words = meaningfulLine(step.output?.text ?? '') || meaningfulLine(step.contentMd?.text ?? '');
+    return cut(`Step files only, no log record${words ? `: ${words}` : ''}`);
+  }
   // A result row says it answers (↳) and what came of it; its Type column says which tool wrote it.
   if (answers) return cut(`↳ ${answers.outcome.line}`);
   if (calls.length > 0) {
@@ -314,7 +327,9 @@ export function buildTurns(input: TurnInput): SessionTurns {
         if (output.text !== '') view.outputHead = output.text.length > OUTPUT_HEAD_MAX ? output.text.slice(0, OUTPUT_HEAD_MAX) : output.text;
       }
       answeredBy.set(result.position, view);
-    } else {
+    } else if (callStep.origin !== 'overview') {
+      // A step read from overview.txt alone has no result to find: that log never keeps tool results, so its calls
+      // are not a pairing failure for the report (their outcome stays unknown).
       pairing.unansweredCalls.push({ stepKey: callStep.key, position: callStep.position, callIndex: pair.callIndex, name: call.name });
     }
     calls.push(view);
@@ -374,6 +389,16 @@ export function buildTurns(input: TurnInput): SessionTurns {
         const item: TurnItem = { kind: 'checkpoint', stepKey: step.key, position: step.position, summary: cp.summary };
         if (cp.number !== undefined) item.number = cp.number;
         if (step.createdAt) item.createdAt = step.createdAt;
+        turn.items.push(item);
+      } else if (isUserAction(step)) {
+        const action = readUserAction(step.type, step.content);
+        const item: TurnItem = { kind: 'user-action', action: action.action, stepKey: step.key, position: step.position, type: step.type, text: action.text };
+        if (step.createdAt) item.createdAt = step.createdAt;
+        if (action.path !== undefined) item.path = action.path;
+        if (action.lines) item.lines = action.lines;
+        if (action.added !== undefined) item.added = action.added;
+        if (action.removed !== undefined) item.removed = action.removed;
+        if (step.truncatedFields.includes('content')) item.cut = true;
         turn.items.push(item);
       } else if (isResultStep(step)) {
         if (orphanSet.has(step.position)) turn.items.push({ kind: 'orphan-result', stepKey: step.key, position: step.position, type: step.type, outcome: orphanOf(step) });

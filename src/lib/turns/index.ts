@@ -18,9 +18,9 @@ export {
   type FailureCounts,
   type StepFailure,
 } from './failures.ts';
-export { pairCalls, isResultStep, NOT_RESULT_TYPES } from './pairing.ts';
+export { pairCalls, isResultStep, isUserAction, NOT_RESULT_TYPES } from './pairing.ts';
 export { modelChainSummary, modelsPerStep, modelSequence, modelSwitches, UNKNOWN_MODEL } from './models.ts';
-export { displayBody, splitTransport, readCommandText, readViewText, readEditText } from './transport.ts';
+export { displayBody, splitTransport, readCommandText, readViewText, readEditText, readUserAction } from './transport.ts';
 export { requestText, checkpointText, mentions } from './text.ts';
 export { callOutput, type CallOutput } from './output.ts';
 export type * from './types.ts';

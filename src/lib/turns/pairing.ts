@@ -20,11 +20,21 @@ export const NOT_RESULT_TYPES: ReadonlySet<string> = new Set([
   'CHECKPOINT',
   'CONVERSATION_HISTORY',
   'KNOWLEDGE_ARTIFACTS',
+  // A step made of `steps/<n>/` files alone (session.ts): no record says what it was, so it answers no call.
+  'STEP_FILES_ONLY',
 ]);
 
-/** True when a step is a tool's result (by type, and it makes no calls of its own). */
+/**
+ * True for the user's own action in their editor: a `USER_EXPLICIT` record other than a USER_INPUT (`VIEW_FILE`
+ * "the user opened …", `CODE_ACTION` "the user edited …"; overview.txt of older versions). It answers no call.
+ */
+export function isUserAction(step: Pick<Step, 'source' | 'type' | 'toolCalls'>): boolean {
+  return step.source === 'USER_EXPLICIT' && step.type !== 'USER_INPUT' && step.toolCalls.length === 0;
+}
+
+/** True when a step is a tool's result (by type, and it makes no calls of its own); never the user's own action. */
 export function isResultStep(step: Step): boolean {
-  return step.toolCalls.length === 0 && !NOT_RESULT_TYPES.has(step.type);
+  return step.toolCalls.length === 0 && !NOT_RESULT_TYPES.has(step.type) && !isUserAction(step);
 }
 
 /** A call (by step position and index in the step) and the position of the step answering it. */

@@ -179,3 +179,61 @@ export function displayBody(content: string, tool: string | undefined, type: str
     return readEditText(body).body;
   return body;
 }
+
+/**
+ * What the user did in their editor, as a `USER_EXPLICIT` record other than a USER_INPUT says it (overview.txt of
+ * versions before about late May 2026, real-eras b1966f3f): `VIEW_FILE` "The USER performed the following action:
+ * Show the contents of file …" with the numbered lines, `CODE_ACTION` "The following changes were made by the
+ * USER to: <path>." with the edit as a `[diff_block_start]` unified diff (cut off, marker and all, when long).
+ */
+export interface UserActionText {
+  action: 'view-file' | 'edit' | 'other';
+  path?: string;
+  /** Lines shown, for a view (1-based, inclusive) and the file's total when stated. */
+  lines?: { from: number; to: number; total?: number };
+  /** The viewed lines, the edit's unified diff (without its markers), or the whole content for another action. */
+  text: string;
+  /** Lines the edit adds and removes (from its diff). */
+  added?: number;
+  removed?: number;
+}
+
+const USER_ACTION_HEAD = /^The USER performed the following action:[ \t]*\r?\n?/;
+/** Names the file as the user's system writes it (`c:\\Users\\…`), where `File Path:` has a `file:///c:/…` URL. */
+const USER_VIEW_LINE = /^Show the contents of file (.+?)(?: from lines \d+ to \d+)?[ \t]*\r?$\n?/m;
+const USER_EDIT_HEAD = /^The following changes were made by the USER to: (.+?)\. If relevant, proactively run terminal commands[^\n]*\r?\n?/;
+const DIFF_START = '[diff_block_start]';
+
+/** Read a user's own action (`type` VIEW_FILE, CODE_ACTION, or another) from its content. */
+export function readUserAction(type: string, content: string | undefined): UserActionText {
+  const text = content ?? '';
+  if (type === 'VIEW_FILE') {
+    const named = USER_VIEW_LINE.exec(text.slice(0, 4096))?.[1];
+    const view = readViewText(text.replace(USER_ACTION_HEAD, '').replace(USER_VIEW_LINE, ''));
+    const out: UserActionText = { action: 'view-file', text: view.body.replace(/^\n+/, '') };
+    const path = named ?? view.path;
+    if (path !== undefined) out.path = path;
+    if (view.from !== undefined && view.to !== undefined) {
+      out.lines = { from: view.from, to: view.to };
+      if (view.totalLines !== undefined) out.lines.total = view.totalLines;
+    }
+    return out;
+  }
+  if (type === 'CODE_ACTION') {
+    const head = USER_EDIT_HEAD.exec(text);
+    const start = text.indexOf(DIFF_START);
+    const end = text.indexOf('[diff_block_end]', start);
+    const diff = start < 0 ? text.slice(head?.[0].length ?? 0) : text.slice(start + DIFF_START.length, end < 0 ? undefined : end).replace(/^\r?\n/, '');
+    let added = 0;
+    let removed = 0;
+    for (const line of diff.split('\n')) {
+      if (line.startsWith('+++') || line.startsWith('---')) continue;
+      if (line.startsWith('+')) added++;
+      else if (line.startsWith('-')) removed++;
+    }
+    const out: UserActionText = { action: 'edit', text: diff.replace(/\s+$/, ''), added, removed };
+    if (head?.[1] !== undefined) out.path = decodeFilePath(head[1]);
+    return out;
+  }
+  return { action: 'other', text: text.replace(USER_ACTION_HEAD, '') };
+}

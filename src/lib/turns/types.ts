@@ -174,6 +174,27 @@ export type TurnItem =
   | { kind: 'checkpoint'; stepKey: string; position: number; createdAt?: string; number?: number; summary: string }
   /** A run of consecutive system / ephemeral / history steps, folded with a count. */
   | { kind: 'folded'; folded: FoldedKind; stepKeys: string[]; positions: number[] }
+  /**
+   * The user's own action in their editor where it happened (`USER_EXPLICIT` VIEW_FILE, CODE_ACTION): a file they
+   * opened (its lines) or edited (the edit's unified diff, `[diff_block_start]` markers removed).
+   */
+  | {
+      kind: 'user-action';
+      action: 'view-file' | 'edit' | 'other';
+      stepKey: string;
+      position: number;
+      /** The record's type as written (`VIEW_FILE`, `CODE_ACTION`, …). */
+      type: string;
+      createdAt?: string;
+      path?: string;
+      lines?: { from: number; to: number; total?: number };
+      /** The viewed lines, the edit's diff, or the whole content of another action. */
+      text: string;
+      added?: number;
+      removed?: number;
+      /** True when the record's content was cut (`<truncated N bytes>`, overview.txt). */
+      cut?: boolean;
+    }
   /** A result step no call claims, shown with its own outcome. */
   | { kind: 'orphan-result'; stepKey: string; position: number; type: string; outcome: Outcome };
 
