@@ -3,7 +3,8 @@
  * disk it does not hold yet; see `src/lib/archive/inputs.ts`). A thin layer over the reader.
  *   no argument   a table of every session, newest first
  *   <prefix>      one session's metadata and problems (every candidate when the prefix is ambiguous)
- *   --json        only a JSON array of {id, product, createdAt, title, model, workspace, steps, problems}
+ *   --json        only a JSON array of {id, product, createdAt, title, model, workspace, steps, problems}, redacted
+ *                 as the site's `/sessions.json` is (it is made to be passed on); ARCHIVE_REDACT=off as for the build
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +12,7 @@ import { compareNewestFirst, discoveryOptionsFromEnv, problemTotal, resolvePrefi
 import { resolveArchiveInputs } from '../src/lib/archive/inputs.ts';
 import { readArchivedSession } from '../src/lib/archive/source.ts';
 import { StoreError } from '../src/lib/store/schema.ts';
+import { redactSession, redactionEnabledFromEnv } from '../src/lib/redact/index.ts';
 
 const args = process.argv.slice(2);
 const json = args.includes('--json');
@@ -53,7 +55,10 @@ if (prefix !== undefined) {
 const sessions = (await Promise.all(refs.map((r) => readArchivedSession(r)))).sort(compareNewestFirst);
 
 if (json) {
-  const rows = sessions.map((s) => ({
+  // The site's redaction, session by session: a secret in a title is found as in every published field.
+  const enabled = redactionEnabledFromEnv();
+  const redacted = await Promise.all(sessions.map(async (s) => (await redactSession(s, { enabled })).session));
+  const rows = redacted.map((s) => ({
     id: s.id,
     product: s.product,
     createdAt: s.meta.createdAt,

@@ -2,7 +2,8 @@
  * Writes a session folder, laid out as on disk, with given texts planted in given places: the request, a reply's
  * content and thinking, an error, a command (native in the full transcript, a JSON-encoded string in the compact
  * one), an argument whose value is JSON text, an argument the compact transcript cut, a record later rewritten
- * (so the text is only in a raw line), a compact-only step, a step output, an artifact, its metadata and a
+ * (so the text is only in a raw line), a compact-only step, a step output (also one with a NUL and a byte that
+ * is not UTF-8: a text file all the same), a tool's name, an artifact, its metadata and a
  * version, a message, a task log and a scratch file. Transcript lines are written by a JSON writer that escapes
  * `/` and random characters (`\/`, `\u0067`), as other writers may.
  */
@@ -13,7 +14,8 @@ import { stringifyEscaping } from './secret-kinds.ts';
 /** The places a text can be planted. */
 export const FIELDS = [
   'request', 'content', 'thinking', 'error', 'command', 'json-argument', 'cut-argument', 'rewritten',
-  'compact-only', 'output', 'artifact', 'artifact-summary', 'artifact-version', 'message', 'task-log', 'scratch',
+  'compact-only', 'output', 'odd-output', 'tool-name', 'artifact', 'artifact-summary', 'artifact-version', 'message',
+  'task-log', 'scratch',
 ] as const;
 /** One of `FIELDS`. */
 export type Field = (typeof FIELDS)[number];
@@ -55,7 +57,7 @@ export function writePlantedSession(home: string, id: string, plants: readonly P
   const requests = plants.filter((p) => p.field === 'request').map((p) => p.text);
   both({ source: 'USER_EXPLICIT', type: 'USER_INPUT', content: `<USER_REQUEST>\n${requests.join('\n') || 'Deploy it'}\n</USER_REQUEST>` });
 
-  const files: [string, string][] = [];
+  const files: [string, string | Buffer][] = [];
   let artifactVersion = 0;
   for (const { field, text } of plants) {
     switch (field) {
@@ -97,6 +99,16 @@ export function writePlantedSession(home: string, id: string, plants: readonly P
       case 'output':
         both({ type: 'RUN_COMMAND', content: 'ran' });
         files.push([`.system_generated/steps/${index - 1}/output.txt`, text]);
+        break;
+      case 'odd-output':
+        both({ type: 'RUN_COMMAND', content: 'ran' });
+        files.push([
+          `.system_generated/steps/${index - 1}/output.txt`,
+          Buffer.concat([Buffer.from('progress\0\r'), Buffer.from([0xff, 0xfe]), Buffer.from(` ${text}\n\0done\n`)]),
+        ]);
+        break;
+      case 'tool-name':
+        both({ tool_calls: [{ name: text, args: { Cwd: '/home/u/app' } }] });
         break;
       case 'artifact':
         files.push([`notes_${files.length}.md`, `# Notes\n\n${text}\n`]);

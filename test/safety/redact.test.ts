@@ -6,6 +6,8 @@ import type { Session, Step } from '../../src/lib/brain/types.ts';
 import { REDACTOR_VERSION, redactSession, redactText, redactionEnabledFromEnv } from '../../src/lib/redact/index.ts';
 import { PREFILTER } from '../../src/lib/redact/patterns.ts';
 import { MAX_JSON_DEPTH, rangeInRoot, readingsOf } from '../../src/lib/redact/readings.ts';
+import { applyHits } from '../../src/lib/redact/scan.ts';
+import { fileText, redactedFileBytes, scanSessionTexts } from '../../src/lib/redact/stored.ts';
 
 const projectRoot = path.resolve(import.meta.dirname, '../..');
 const realHome = path.resolve(projectRoot, '../shared/real-brains/gemini');
@@ -339,5 +341,35 @@ describe.skipIf(!existsSync(realHome))('real sessions', () => {
     expect(json).not.toContain('AAXmWi9S8D-G3k5RilRqnB6fZwjc8ZImZD8');
     expect(redactions.filter((r) => r.kind === 'telegram-bot-token').length).toBeGreaterThan(0);
     expect(session.steps.length).toBe(original.steps.length);
+  });
+});
+
+describe('files of the export: binary by content, not by one byte', () => {
+  it('reads a text file with a NUL and a byte that is not UTF-8 as text, and writes its other bytes back unchanged', async () => {
+    const token = SECRETS['github-token'];
+    const bytes = Buffer.concat([Buffer.from('log\0 é '), Buffer.from([0xff]), Buffer.from(` ${token}\n`)]);
+    const file = fileText(bytes);
+    expect(file?.encoding).toBe('latin1');
+    const [hits = []] = await scanSessionTexts([{ text: file!.text }]);
+    const out = redactedFileBytes(file!, hits);
+    expect(out.includes(token)).toBe(false);
+    expect(out.equals(Buffer.concat([Buffer.from('log\0 é '), Buffer.from([0xff]), Buffer.from(' [REDACTED:github-token]\n')]))).toBe(true);
+  });
+
+  it('leaves images, archives and mostly-control files alone', () => {
+    expect(fileText(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x41]))).toBeUndefined();
+    expect(fileText(Buffer.concat([Buffer.from('PK\x03\x04'), Buffer.from('ghp_x')]))).toBeUndefined();
+    expect(fileText(Buffer.alloc(100, 1))).toBeUndefined();
+    expect(fileText(Buffer.from('plain text\n'))?.encoding).toBe('utf8');
+  });
+
+  it('removes from every text of a session a secret identified in only one of them', async () => {
+    const key = SECRETS['aws-secret-key'];
+    const [named = [], bare = []] = await scanSessionTexts([
+      { text: JSON.stringify({ content: `export AWS_SECRET_ACCESS_KEY=${key}` }), json: true },
+      { text: `the key was ${key}\n` },
+    ]);
+    expect(named.length).toBe(1);
+    expect(applyHits(`the key was ${key}\n`, bare)).toBe('the key was [REDACTED:aws-secret-key]\n');
   });
 });

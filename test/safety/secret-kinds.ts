@@ -11,6 +11,12 @@ export interface PlantedSecret {
   kind: string;
   text: string;
   needle: string;
+  /**
+   * The secret alone, without the context its rule needs (`AWS_SECRET_ACCESS_KEY=`, `scheme://user:`, `Bearer `),
+   * as a user may paste it in another step; absent where it is too plain to be sought without its context (an
+   * account ID is 12 digits).
+   */
+  bare?: string;
 }
 
 const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
@@ -35,7 +41,7 @@ function body(alphabet: string, min: number, max = min): fc.Arbitrary<string> {
   return chars(alphabet, min - forced, max - forced).map((s) => `${letter}${s}${digit}`);
 }
 
-function planted(kind: string, text: fc.Arbitrary<{ text: string; needle: string }>): fc.Arbitrary<PlantedSecret> {
+function planted(kind: string, text: fc.Arbitrary<Omit<PlantedSecret, 'kind'>>): fc.Arbitrary<PlantedSecret> {
   return text.map((t) => ({ kind, ...t }));
 }
 
@@ -60,7 +66,7 @@ export const SECRET_GENERATORS: Record<string, fc.Arbitrary<PlantedSecret>> = {
         chars(ALNUM + '/+', 19),
         chars(ALNUM + '/+', 1),
       )
-      .map(([name, a, b, c]) => ({ text: name + a + b + c, needle: a })),
+      .map(([name, a, b, c]) => ({ text: name + a + b + c, needle: a, bare: a + b + c })),
   ),
   'aws-account-id': planted(
     'aws-account-id',
@@ -178,13 +184,14 @@ export const SECRET_GENERATORS: Record<string, fc.Arbitrary<PlantedSecret>> = {
       .map(([scheme, user, password, odd, more, host]) => ({
         text: `${scheme}://${user}:${password}${odd}${more}@${host}`,
         needle: password,
+        bare: `${password}${odd}${more}`,
       })),
   ),
   'bearer-token': planted(
     'bearer-token',
     fc
       .tuple(fc.constantFrom('Authorization: Bearer ', 'authorization: bearer ', '-H "Authorization: Bearer '), body(ALNUM, 32, 48))
-      .map(([head, t]) => ({ text: head + t, needle: t })),
+      .map(([head, t]) => ({ text: head + t, needle: t, bare: t })),
   ),
   'basic-auth-header': planted(
     'basic-auth-header',

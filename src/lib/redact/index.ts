@@ -66,7 +66,8 @@ export async function redactSession(
   slots.forEach((slot, i) => {
     const hits = hitsPerSlot[i]!;
     if (hits.length === 0) return;
-    setOwn(slot.holder, slot.key, applyHits(slot.text, hits));
+    if (slot.isKey) renameCountKey(slot.holder as Record<string, number>, slot.text, applyHits(slot.text, hits));
+    else setOwn(slot.holder, slot.key, applyHits(slot.text, hits));
     for (const hit of hits) {
       const id = JSON.stringify([slot.stepKey, slot.where, slot.file, hit.kind]);
       const known = byPlace.get(id);
@@ -92,6 +93,18 @@ interface Slot {
   file?: string;
   /** A transcript line as read (`sources[i].raw`): JSON, so scanned in its decoded readings only. */
   json: boolean;
+  /** The text is a key of `holder` (a count by tool name), not a value. */
+  isKey?: boolean;
+}
+
+/** Counts keyed by a name taken from the transcript (a tool's name can hold a secret, see TOOL_NAME). */
+const COUNTS_BY_NAME = new Set(['meta.toolCounts', 'meta.typeCounts']);
+
+/** Renames a count's key, adding to a count already under the new key (two names redacted alike). */
+function renameCountKey(holder: Record<string, number>, from: string, to: string): void {
+  const count = holder[from] ?? 0;
+  delete holder[from];
+  setOwn(holder, to, (holder[to] ?? 0) + count);
 }
 
 /** Where a step keeps the lines it was read from. */
@@ -170,6 +183,11 @@ function cloneAndCollect(root: Session): { copy: unknown; slots: Slot[] } {
     const copy: Record<string, unknown> = {};
     setOwn(holder, key, copy);
     const record = value as Record<string, unknown>;
+    if (COUNTS_BY_NAME.has(frame.where) && !frame.freeForm && frame.stepKey === undefined) {
+      for (const name of Object.keys(record)) {
+        if (name.length > 0) slots.push({ holder: copy, key: name, text: name, where: `${frame.where}{key}`, json: false, isKey: true });
+      }
+    }
     // The nearest `file` names where the text inside came from (a source line, an artifact version, a message).
     const file = !frame.freeForm && typeof record.file === 'string' ? record.file : frame.file;
     for (const name of Object.keys(record)) {

@@ -244,7 +244,7 @@ function lastStartAtOrBefore(starts: number[], position: number): number {
 }
 
 /** Sorts hits and merges overlapping ones; a merged range keeps the kind of the hit that starts first (longest on ties). */
-function mergeHits(hits: Hit[]): Hit[] {
+export function mergeHits(hits: Hit[]): Hit[] {
   if (hits.length < 2) return hits;
   hits.sort((a, b) => a.start - b.start || b.end - a.end);
   const merged: Hit[] = [{ ...hits[0]! }];

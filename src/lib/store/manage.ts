@@ -2,12 +2,11 @@
  * Removing a session on purpose, and exporting a copy of the store that is safe to share (redacted with the site's
  * own redactor unless asked otherwise).
  */
-import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { chmodSync, existsSync } from 'node:fs';
 import type { DatabaseSync } from 'node:sqlite';
 import { REDACTOR_VERSION } from '../redact/index.ts';
-import { applyHits, scanTexts } from '../redact/scan.ts';
+import { type FileText, type Hit, applyHits, fileText, mergeHits, redactedFileBytes, scanSessionTexts } from '../redact/stored.ts';
 import { StoreError, openStore } from './schema.ts';
 
 /** A stored session as `--forget` names it. */
@@ -66,57 +65,11 @@ export interface ExportSummary {
   textsRedacted: number;
 }
 
-/** Every string inside a parsed JSON value, with a setter, so a line can be redacted and written back as JSON. */
-function stringsIn(value: unknown, out: Array<{ text: string; set: (v: string) => void }>): void {
-  if (Array.isArray(value)) {
-    value.forEach((item, i) => {
-      if (typeof item === 'string') out.push({ text: item, set: (v) => (value[i] = v) });
-      else stringsIn(item, out);
-    });
-  } else if (value !== null && typeof value === 'object') {
-    const record = value as Record<string, unknown>;
-    for (const key of Object.keys(record)) {
-      const item = record[key];
-      if (typeof item === 'string') out.push({ text: item, set: (v) => (record[key] = v) });
-      else stringsIn(item, out);
-    }
-  }
-}
-
-/**
- * A redacted JSONL line: each string of the record redacted and the record written back as JSON (a secret inside
- * an escaped string is found in its decoded text); a line that does not parse is redacted as text.
- */
-async function redactLine(raw: string): Promise<string> {
-  let value: unknown;
-  try {
-    value = JSON.parse(raw);
-  } catch {
-    return redactTexts([raw]).then(([t]) => t as string);
-  }
-  const slots: Array<{ text: string; set: (v: string) => void }> = [];
-  if (typeof value === 'string') return JSON.stringify((await redactTexts([value]))[0]);
-  stringsIn(value, slots);
-  const redacted = await redactTexts(slots.map((s) => s.text));
-  let changed = false;
-  slots.forEach((slot, i) => {
-    if (redacted[i] !== slot.text) {
-      slot.set(redacted[i] as string);
-      changed = true;
-    }
-  });
-  return changed ? JSON.stringify(value) : raw;
-}
-
-async function redactTexts(texts: string[]): Promise<string[]> {
-  const hits = await scanTexts(texts);
-  return texts.map((t, i) => applyHits(t, hits[i] ?? []));
-}
-
 /**
  * Write a copy of the store to `file` (never over an existing file): a consistent snapshot (`VACUUM INTO`), then,
- * unless `raw`, every transcript line, text file and problem message redacted by the site's redactor, the blobs
- * re-keyed by their new hash (a hash of the secret-bearing text is not shared either). One file, mode 0600.
+ * unless `raw`, every transcript line, text file and problem message redacted by the site's redactor, session by
+ * session (`redactStoredSessions`), the blobs re-keyed by their new hash (a hash of the secret-bearing text is not
+ * shared either). One file, mode 0600.
  */
 export async function exportStore(source: DatabaseSync, file: string, options: { raw?: boolean } = {}): Promise<ExportSummary> {
   if (existsSync(file)) {
@@ -132,45 +85,7 @@ export async function exportStore(source: DatabaseSync, file: string, options: {
       db.exec('PRAGMA secure_delete = ON');
       db.exec('BEGIN IMMEDIATE');
       try {
-        const lines = db.prepare('SELECT id, session_id AS session, transcript, raw FROM transcript_lines').all() as Array<{ id: number; session: string; transcript: string; raw: string }>;
-        // Two lines that differed only by a secret are the same text once redacted: the next `dup` keeps both.
-        const setLine = db.prepare(
-          `UPDATE transcript_lines SET raw = ?1, hash = ?2, dup = (SELECT coalesce(max(dup) + 1, 0) FROM transcript_lines
-             WHERE session_id = ?3 AND transcript = ?4 AND hash = ?2) WHERE id = ?5`,
-        );
-        for (const l of lines) {
-          const redacted = await redactLine(l.raw);
-          if (redacted === l.raw) continue;
-          setLine.run(redacted, createHash('sha256').update(redacted).digest('hex'), l.session, l.transcript, l.id);
-          textsRedacted++;
-        }
-        const blobs = db.prepare('SELECT hash, data FROM blobs').all() as Array<{ hash: string; data: Uint8Array }>;
-        const rekey = db.prepare('UPDATE file_versions SET blob = ?, size = ? WHERE blob = ?');
-        const insertBlob = db.prepare('INSERT INTO blobs (hash, size, data) VALUES (?, ?, ?) ON CONFLICT(hash) DO NOTHING');
-        const dropBlob = db.prepare('DELETE FROM blobs WHERE hash = ?');
-        for (const b of blobs) {
-          const bytes = Buffer.from(b.data);
-          // Binary files (images, archives) are shared as the site publishes them: not text, nothing to redact.
-          if (bytes.includes(0) || !isUtf8(bytes)) continue;
-          const text = bytes.toString('utf8');
-          const [redacted] = await redactTexts([text]);
-          if (redacted === text) continue;
-          const out = Buffer.from(redacted as string, 'utf8');
-          const hash = createHash('sha256').update(out).digest('hex');
-          insertBlob.run(hash, out.length, out);
-          rekey.run(hash, out.length, b.hash);
-          dropBlob.run(b.hash);
-          textsRedacted++;
-        }
-        const problems = db.prepare('SELECT rowid AS id, message FROM problems').all() as Array<{ id: number; message: string }>;
-        const setProblem = db.prepare('UPDATE problems SET message = ? WHERE rowid = ?');
-        for (const p of problems) {
-          const [redacted] = await redactTexts([p.message]);
-          if (redacted !== p.message) {
-            setProblem.run(redacted as string, p.id);
-            textsRedacted++;
-          }
-        }
+        textsRedacted = await redactStoredSessions(db);
         db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('redacted_with', ?)").run(REDACTOR_VERSION);
         db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('exported_at', ?)").run(new Date().toISOString());
         db.exec('COMMIT');
@@ -188,4 +103,76 @@ export async function exportStore(source: DatabaseSync, file: string, options: {
   } finally {
     db.close();
   }
+}
+
+/**
+ * Redacts every session of the copy with the site's scan: all texts of a session (its transcript lines as read,
+ * every version of every text file, its problem messages) in one scan, so a secret identified in one place (by its
+ * name in one step, whole in the full transcript) is removed from every other, as on the site. Text files with odd
+ * bytes are redacted too (`fileText`); only files binary by content are left as they are. A blob that several
+ * sessions share loses what any of them finds in it. Returns how many texts changed.
+ */
+async function redactStoredSessions(db: DatabaseSync): Promise<number> {
+  let changed = 0;
+  const sessions = db.prepare('SELECT id FROM sessions ORDER BY id').all() as Array<{ id: string }>;
+  const linesOf = db.prepare('SELECT id, transcript, raw FROM transcript_lines WHERE session_id = ? ORDER BY id');
+  const blobsOf = db.prepare('SELECT DISTINCT blob FROM file_versions WHERE session_id = ? ORDER BY blob');
+  const blobData = db.prepare('SELECT data FROM blobs WHERE hash = ?');
+  const problemsOf = db.prepare('SELECT rowid AS id, message FROM problems WHERE session_id = ? ORDER BY rowid');
+  // Two lines that differed only by a secret are the same text once redacted: the next `dup` keeps both.
+  const setLine = db.prepare(
+    `UPDATE transcript_lines SET raw = ?1, hash = ?2, dup = (SELECT coalesce(max(dup) + 1, 0) FROM transcript_lines
+       WHERE session_id = ?3 AND transcript = ?4 AND hash = ?2) WHERE id = ?5`,
+  );
+  const setProblem = db.prepare('UPDATE problems SET message = ? WHERE rowid = ?');
+  /** Hits per blob, gathered over every session that holds it; applied once all sessions are scanned. */
+  const blobHits = new Map<string, Hit[]>();
+
+  for (const { id } of sessions) {
+    const lines = linesOf.all(id) as Array<{ id: number; transcript: string; raw: string }>;
+    const files: Array<{ hash: string; file: FileText }> = [];
+    for (const { blob } of blobsOf.all(id) as Array<{ blob: string }>) {
+      const row = blobData.get(blob) as { data: Uint8Array } | undefined;
+      const file = row ? fileText(row.data) : undefined;
+      if (file) files.push({ hash: blob, file });
+    }
+    const problems = problemsOf.all(id) as Array<{ id: number; message: string }>;
+    const hits = await scanSessionTexts([
+      ...lines.map((l) => ({ text: l.raw, json: true })),
+      ...files.map((f) => ({ text: f.file.text })),
+      ...problems.map((p) => ({ text: p.message })),
+    ]);
+    lines.forEach((l, i) => {
+      const found = hits[i]!;
+      if (found.length === 0) return;
+      const redacted = applyHits(l.raw, found);
+      setLine.run(redacted, createHash('sha256').update(redacted).digest('hex'), id, l.transcript, l.id);
+      changed++;
+    });
+    files.forEach((f, i) => {
+      const found = hits[lines.length + i]!;
+      if (found.length > 0) blobHits.set(f.hash, [...(blobHits.get(f.hash) ?? []), ...found]);
+    });
+    problems.forEach((p, i) => {
+      const found = hits[lines.length + files.length + i]!;
+      if (found.length === 0) return;
+      setProblem.run(applyHits(p.message, found), p.id);
+      changed++;
+    });
+  }
+
+  // Two versions of a file that differed only by a secret are one version once redacted: one row stays.
+  const rekey = db.prepare('UPDATE OR REPLACE file_versions SET blob = ?, size = ? WHERE blob = ?');
+  const insertBlob = db.prepare('INSERT INTO blobs (hash, size, data) VALUES (?, ?, ?) ON CONFLICT(hash) DO NOTHING');
+  const dropBlob = db.prepare('DELETE FROM blobs WHERE hash = ?');
+  for (const [hash, found] of blobHits) {
+    const row = blobData.get(hash) as { data: Uint8Array };
+    const out = redactedFileBytes(fileText(row.data)!, mergeHits(found));
+    const newHash = createHash('sha256').update(out).digest('hex');
+    insertBlob.run(newHash, out.length, out);
+    rekey.run(newHash, out.length, hash);
+    dropBlob.run(hash);
+    changed++;
+  }
+  return changed;
 }
