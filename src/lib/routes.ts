@@ -18,7 +18,7 @@ import { shardFolder, siteSearchShards } from './search/shards.ts';
 import { currentJoin } from './join/current.ts';
 import type { SearchBundle } from './join/join.ts';
 import { urls, useSessionBases } from './urls.ts';
-import type { ArchiveInfo, ArtifactRow, SessionSummary, StepRow, UploadRow } from './archive/schemas.ts';
+import type { ArchiveInfo, ArtifactRow, BrowserFileRow, SessionSummary, StepRow, UploadRow } from './archive/schemas.ts';
 import { buildSessionTree, type SessionTree, type TreeInput } from './family/tree.ts';
 
 /** The three session collections, read once: sessions newest first, steps and artifacts grouped by session. */
@@ -195,6 +195,15 @@ export async function uploadPaths() {
     session.uploads
       .filter((u: UploadRow) => u.served !== undefined)
       .map((upload: UploadRow) => ({ params: { id: session.id, file: upload.served as string }, props: { session, upload } })),
+  );
+}
+
+/** `/sessions/<id>/browser/<name>` for the browser subagent's screenshots and click marks (raster images only). */
+export async function browserFilePaths() {
+  return (await renderedSessions()).flatMap((session) =>
+    (session.browserTrail ?? [])
+      .filter((f: BrowserFileRow) => f.served !== undefined)
+      .map((browserFile: BrowserFileRow) => ({ params: { id: session.id, file: browserFile.served as string }, props: { session, browserFile } })),
   );
 }
 

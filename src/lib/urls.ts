@@ -64,6 +64,8 @@ export const urls = {
   artifact: (id: string, slug: string): string => sessionPage(id, 'artifacts', slug),
   /** A published upload (`served` is the `<n>.<ext>` file name from the summary). */
   upload: (id: string, served: string): string => sessionFile(id, 'uploads', served),
+  /** A published image of the browser subagent's trail (`served` from the summary's `browserTrail`). */
+  browserFile: (id: string, served: string): string => sessionFile(id, 'browser', served),
   shortLink: (prefix: string): string => page('s', prefix),
   search: (query?: string): string => page('search') + (query ? `?q=${encodeURIComponent(query)}` : ''),
   report: (): string => page('report'),

@@ -24,6 +24,7 @@ import { resolveArchiveInputs } from '../../src/lib/archive/inputs.ts';
 import { snapshotPhase } from '../../src/lib/archive/snapshot-phase.ts';
 import { casesDir } from '../brain/helpers.ts';
 import { SESSION_A, SESSION_B, tempDir, transcript, writeSession } from './helpers.ts';
+import { NOT_KEPT } from '../../src/lib/store/snapshot.ts';
 
 afterEach(() => closeStoredReaders());
 
@@ -45,8 +46,10 @@ async function readBack(store: string, id: string): Promise<Session> {
 
 /** What both reads must agree on: everything but where it came from and the notices about chunk files. */
 function comparable(s: Session): unknown {
-  const { dir: _dir, archived: _archived, ...rest } = s;
-  return { ...rest, problems: s.problems.filter((p) => p.kind !== 'notice') };
+  const { dir: _dir, archived: _archived, notShown, ...rest } = s;
+  // The files the store does not keep (the messages' read state) are listed only when the folder is read.
+  const kept = notShown?.filter((f) => !NOT_KEPT.has(f.file)) ?? [];
+  return { ...rest, problems: s.problems.filter((p) => p.kind !== 'notice'), notShown: kept.length > 0 ? kept : undefined };
 }
 
 describe('a stored session reads back as its folder', () => {

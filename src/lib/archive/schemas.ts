@@ -166,6 +166,36 @@ export const UploadRowSchema = z.object({
   served: z.string().optional(),
 });
 
+/** A file of the browser subagent's trail (`BrowserFile`), placed at the step running at its time. */
+export const BrowserFileRowSchema = z.object({
+  /** Relative path inside the session folder. */
+  file: z.string(),
+  /** File name. */
+  name: z.string(),
+  /** `screenshot`, `page-text` (a page's DOM as text) or `click` (where the subagent clicked). */
+  kind: z.enum(['screenshot', 'page-text', 'click']),
+  /** Epoch ms from the file name. */
+  at: z.number().optional(),
+  /** Bytes. */
+  size: z.number(),
+  /** Media type guessed from the extension. */
+  mediaType: z.string(),
+  /** Published file name under `/sessions/<id>/browser/` for raster images; absent for text. */
+  served: z.string().optional(),
+  /** Key of the step running at its time (`conversation/browser-trail.ts`); absent when no step is dated. */
+  stepKey: z.string().optional(),
+});
+
+/** A file of the session folder the site does not show, for `/report/`. */
+export const NotShownRowSchema = z.object({
+  /** Relative path inside the session folder. */
+  file: z.string(),
+  /** What it is, for people. */
+  kind: z.string(),
+  /** Bytes, when known. */
+  size: z.number().optional(),
+});
+
 /**
  * One session, lean: header fields, counts, uploads, problems, redactions and audit rows. Its timeline rows and
  * artifacts are entries of the `steps` and `artifacts` collections (the routing module groups them by session).
@@ -251,6 +281,10 @@ export const SessionSchema = z.object({
   artifactCount: z.number(),
   /** Uploads. */
   uploads: z.array(UploadRowSchema),
+  /** The browser subagent's screenshots, page texts and click marks, by time; absent when none. */
+  browserTrail: z.array(BrowserFileRowSchema).optional(),
+  /** Files of the session folder the site does not show (listed on `/report/`); absent when every file is shown. */
+  notShown: z.array(NotShownRowSchema).optional(),
   /** Transcript files read. */
   transcriptFiles: z.array(z.string()),
   /** Every problem found while reading this session. */
@@ -316,6 +350,8 @@ export type RedactionRow = z.infer<typeof RedactionSchema>;
 export type StepRow = z.infer<typeof StepRowSchema>;
 export type ArtifactRow = z.infer<typeof ArtifactRowSchema>;
 export type UploadRow = z.infer<typeof UploadRowSchema>;
+export type BrowserFileRow = z.infer<typeof BrowserFileRowSchema>;
+export type NotShownRow = z.infer<typeof NotShownRowSchema>;
 export type SessionSummary = z.infer<typeof SessionSchema>;
 /** Everything the store keeps of one session: its entry in each of `sessions`, `steps` and `artifacts`. */
 export interface SessionRows {

@@ -2,13 +2,14 @@
  * Turn a read (and redacted) session into the lean rows the content store keeps: header fields, one row per step
  * and one per artifact, never a step body. Bodies are read again by id at render time (see `detail.ts`).
  */
-import type { Session, Step, Upload } from '../brain/types.ts';
+import type { BrowserFile, Session, Step, Upload } from '../brain/types.ts';
 import { RASTER_EXTENSIONS } from '../brain/index.ts';
 import type { Redaction } from '../redact/index.ts';
 import { auditRows } from '../audit/rows.ts';
 import { stepDaysOf } from '../audit/stats.ts';
 import { familyEvidence } from '../family/evidence.ts';
-import type { ArtifactRow, SessionRows, SessionSummary, UploadRow, StepRow } from './schemas.ts';
+import type { ArtifactRow, BrowserFileRow, SessionRows, SessionSummary, UploadRow, StepRow } from './schemas.ts';
+import { stepAtTime } from '../conversation/browser-trail.ts';
 import { oneLine } from './step-summary.ts';
 import { longFields } from './long-text.ts';
 import { sessionTurns, type SessionTurns, type ToolCallView } from '../turns/index.ts';
@@ -21,11 +22,27 @@ export function servedUploadName(upload: Upload, position: number): string | und
   return upload.isImage && ext ? `${position}.${ext}` : undefined;
 }
 
-/** URL-safe, unique-within-session keys for artifact names. */
+/** The published names of the trail's images under `/sessions/<id>/browser/`: their own names where URL-safe. */
+export function servedBrowserNames(files: readonly BrowserFile[]): Array<string | undefined> {
+  const seen = new Set<string>();
+  return files.map((f, i) => {
+    const ext = RASTER_EXTENSIONS.get(f.mediaType.toLowerCase());
+    if (!f.isImage || !ext) return undefined;
+    const own = /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(f.name) && !seen.has(f.name) ? f.name : `${i}.${ext}`;
+    seen.add(own);
+    return own;
+  });
+}
+
+/**
+ * URL-safe, unique-within-session keys for artifact names. A name in a sub-folder (`docs/README.md`) joins its
+ * parts with `~`, which a root name's key never holds: it cannot take the URL a root artifact has or will have.
+ */
 export function artifactSlugs(names: string[]): string[] {
   const seen = new Set<string>();
+  const part = (name: string) => name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[.-]+/, '') || 'artifact';
   return names.map((name) => {
-    const base = name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[.-]+/, '') || 'artifact';
+    const base = name.split('/').map(part).join('~');
     let slug = base;
     for (let n = 2; seen.has(slug); n++) slug = `${base}-${n}`;
     seen.add(slug);
@@ -57,6 +74,17 @@ export function summariseSession(session: Session, redactions: Redaction[], reda
     mediaType: u.mediaType,
     served: servedUploadName(u, i),
   }));
+  const trail = session.browserTrail ?? [];
+  const servedTrail = servedBrowserNames(trail);
+  const browserTrail: BrowserFileRow[] = trail.map((f, i) => {
+    const row: BrowserFileRow = { file: f.file, name: f.name, kind: f.kind, size: f.size, mediaType: f.mediaType };
+    if (f.at !== undefined) row.at = f.at;
+    const served = servedTrail[i];
+    if (served !== undefined) row.served = served;
+    const stepKey = stepAtTime(session.steps, f.at);
+    if (stepKey !== undefined) row.stepKey = stepKey;
+    return row;
+  });
   const steps: StepRow[] = session.steps.map((s) => {
     const view = turns.steps[s.position];
     const row: StepRow = {
@@ -126,6 +154,8 @@ export function summariseSession(session: Session, redactions: Redaction[], reda
     family,
     ref,
   };
+  if (browserTrail.length > 0) summary.browserTrail = browserTrail;
+  if (session.notShown) summary.notShown = session.notShown.map((f) => ({ ...f }));
   if (session.notOnDiskSince !== undefined) summary.notOnDiskSince = session.notOnDiskSince;
   return { session: summary, steps, artifacts };
 }

@@ -56,6 +56,8 @@ export async function readSession(ref: SessionRef, source?: SessionSource): Prom
   };
   noteOverviewSteps(steps, ref.id, problems);
   if (unattachedStepFiles.length > 0) session.unattachedStepFiles = unattachedStepFiles;
+  if (inventory.browserTrail.length > 0) session.browserTrail = inventory.browserTrail;
+  if (inventory.notShown.length > 0) session.notShown = inventory.notShown;
   return session;
 }
 

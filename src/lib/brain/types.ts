@@ -228,9 +228,15 @@ export interface ArtifactVersion {
   replacedAt?: string;
 }
 
-/** A root artifact: a markdown document, or the metadata of a non-markdown one (code artifacts are not kept on disk). */
+/**
+ * An artifact: a markdown document, or the metadata of a non-markdown one (code artifacts are not kept on disk), at
+ * the session root or in a sub-folder (`docs/README.md`, `browser/scratchpad_ab12cd34.md`).
+ */
 export interface Artifact {
-  /** File name at the session root, e.g. `implementation_plan.md`, `script.js`. */
+  /**
+   * Path relative to the session folder without its version suffix: a file name at the root (`implementation_plan.md`,
+   * `script.js`), or `<folder>/<name>` for one in a sub-folder.
+   */
   name: string;
   /** Relative path of the document, absent when only metadata exists. */
   file?: string;
@@ -272,6 +278,35 @@ export interface Upload {
   mediaType: string;
   /** Raster images that pages may show with `<img>`; SVG is never treated as an image to inline. */
   isImage: boolean;
+}
+
+/**
+ * A file of the browser subagent's trail, named by the epoch milliseconds it was written at: a screenshot
+ * (`.tempmediaStorage/media_<session>_<ms>.png`), a page's DOM as text (`.tempmediaStorage/dom_<ms>.txt`) or where it
+ * clicked (`.system_generated/click_feedback/click_feedback_<ms>.png`). Images are published as they are; the text
+ * goes through redaction like every other text.
+ */
+export interface BrowserFile {
+  file: string;
+  name: string;
+  kind: 'screenshot' | 'page-text' | 'click';
+  /** Epoch ms from the file name; absent when the name carries none. */
+  at?: number;
+  size: number;
+  mediaType: string;
+  /** True for a raster image a page may show with `<img>`. */
+  isImage: boolean;
+  /** The page text of a `dom_<ms>.txt` (bounded). */
+  text?: string;
+}
+
+/** A file of the session folder the site does not show: listed on `/report/` with what it is and its size. */
+export interface NotShownFile {
+  file: string;
+  /** What it is, for people (`scratch file`, `unknown: .bin in .system_generated/`). */
+  kind: string;
+  /** Bytes; absent when it could not be stat'ed. */
+  size?: number;
 }
 
 /** A file under `scratch/`. Text is kept for text files (bounded); binary files are listed only. */
@@ -332,6 +367,10 @@ export interface Session {
   taskLogs: TaskLog[];
   uploads: Upload[];
   scratch: ScratchFile[];
+  /** The browser subagent's screenshots, page texts and click marks, by time; absent when there are none. */
+  browserTrail?: BrowserFile[];
+  /** Files of the folder the site does not show (`inventory.ts` `classifyFile`); absent when every file is shown. */
+  notShown?: NotShownFile[];
   /** Which transcript files were read (relative paths), including chunk rebuilds and `overview.txt`. */
   transcriptFiles: string[];
   problems: Problem[];

@@ -7,12 +7,14 @@
  *   first request sent at or after the time in its name (real session a99681b1: `media__1781501967677.jpg`, sent
  *   with the request six minutes later);
  * - an image a tool made (`<name>_<13-digit ms>.png` at the root, as `generate_image` saves them) goes to the call
- *   that made it: the `generate_image` call named `<name>`, else a call whose output names the file, else the turn
+ *   that made it: the `generate_image` call named `<name>`, a browser recording (`<name>_<ms>.webp`) the
+ *   `browser_subagent` call whose `RecordingName` is `<name>`, else a call whose output names the file, else the turn
  *   running at the time in its name.
  *
  * Pure, no `astro:*` import.
  */
 import { saneTime } from '../brain/dates.ts';
+import { recordingNameOf, requestedRecording } from './browser-trail.ts';
 import type { ToolCallView, Turn } from '../turns/types.ts';
 
 /** An image as the conversation places it (an `UploadRow` has these fields). */
@@ -88,8 +90,10 @@ export function placeImages<T extends PlacedImage>(
       else places.elsewhere.push(image);
       continue;
     }
+    const recording = recordingNameOf(image.name);
     const maker =
       calls.find((c) => c.outcome.producedFile !== undefined && lastSegment(c.outcome.producedFile) === image.name) ??
+      (recording !== undefined ? calls.find((c) => c.name === 'browser_subagent' && requestedRecording(argsOf(c)) === recording) : undefined) ??
       calls.find((c) => c.name === 'generate_image' && (argsOf(c)?.ImageName === base || c.outcome.target === base)) ??
       calls.find((c) => c.outputHead?.includes(image.name));
     if (maker) {

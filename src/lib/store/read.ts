@@ -296,7 +296,7 @@ function addReplacedVersions(session: Session, versions: Map<string, StoredVersi
   for (const artifact of session.artifacts) {
     const older: ArtifactVersion[] = [];
     for (const [p, list] of versions) {
-      if (p.includes('/')) continue;
+      // Names are paths (an artifact in a sub-folder is `<folder>/<name>`), so a path is compared whole.
       const resolved = RESOLVED.exec(p);
       if (p !== artifact.name && resolved?.[1] !== artifact.name) continue;
       for (const v of list.slice(0, -1)) {

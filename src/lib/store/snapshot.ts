@@ -28,10 +28,10 @@ export const SNAPSHOT_CONCURRENCY = 4;
 export const MAX_STORED_FILE_BYTES = 64 * 1024 * 1024;
 
 /**
- * The app's bookkeeping beside the messages (last read time, read flags): rewritten constantly, never read by the
- * reader, so not kept.
+ * The app's bookkeeping beside the messages (last read time, read flags): rewritten constantly, never shown, so not
+ * kept (a folder read lists them on `/report/` as not shown; a stored session cannot).
  */
-const NOT_KEPT = new Set(['.system_generated/messages/cursor.json', '.system_generated/messages/read.json']);
+export const NOT_KEPT = new Set(['.system_generated/messages/cursor.json', '.system_generated/messages/read.json']);
 
 /** Which transcript a file belongs to (its main file or one of its chunks), or undefined for any other file. */
 export function transcriptOfFile(rel: string): 'compact' | 'full' | undefined {
