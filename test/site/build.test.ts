@@ -240,6 +240,40 @@ describe('reader cases under ARCHIVE_BASE', () => {
     for (const c of discovery.shadowed) expect(report).toContain(c.id);
   });
 
+  it('lists on /report/ every file no page shows, with what it is and its size (fixtures/cases/unknown-files)', () => {
+    const report = readPage(build.outDir, '/report/') ?? '';
+    const rows = [...report.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((m) => textOf(m[1] ?? ''));
+    for (const [file, kind, size] of [
+      ['.system_generated/futurekind/state.pb', 'unknown file (.pb) in .system_generated/futurekind/', '3 B'],
+      ['notes/todo.txt', 'unknown file (.txt) in notes/', '9 B'],
+      ['scratch/check.py', 'scratch file', '9 B'],
+    ]) {
+      expect(rows.some((r) => r.includes(file) && r.includes(kind) && r.includes(size)), file).toBe(true);
+    }
+  });
+
+  it("shows the browser subagent's trail at its step and the recording at its call (fixtures/cases/browser-trail)", () => {
+    const id = '00000000-0000-4000-8000-000000000040';
+    const screenshot = `media_${id}_1782900030200.png`;
+    const call = readPage(build.outDir, `/sessions/${id}/steps/1/`) ?? '';
+    expect(call).toContain(`src="${BASE}sessions/${id}/browser/${screenshot}"`);
+    expect(textOf(call)).toContain('dom_1782900030000.txt');
+    // The page text is redacted like every other text.
+    expect(call).toContain('[REDACTED:url-password]');
+    expect(call).not.toContain('S3cretPassw0rd42');
+    expect(call).toMatch(new RegExp(`<img src="${BASE}sessions/${id}/uploads/\\d+\\.webp" alt="Browser recording login_check_1782900058000\\.webp"`));
+    expect(readPage(build.outDir, `/sessions/${id}/steps/2/`)).toContain(`browser/click_feedback_1782900065000.png`);
+    const published = fileForUrl(build.outDir, `/sessions/${id}/browser/${screenshot}`);
+    expect(published && readFileSync(published)).toEqual(readFileSync(path.join(casesDir, 'browser-trail/antigravity/brain', id, '.tempmediaStorage', screenshot)));
+    expect(textOf(readPage(build.outDir, `/sessions/${id}/artifacts/browser~scratchpad_ab12cd34.md/`) ?? '')).toContain('open the login page');
+  });
+
+  it('gives an artifact in a sub-folder its own page beside a root one of a like name (fixtures/cases/subfolder-artifact)', () => {
+    const id = '00000000-0000-4000-8000-000000000041';
+    expect(textOf(readPage(build.outDir, `/sessions/${id}/artifacts/docs~README.md/`) ?? '')).toContain('How to run it.');
+    expect(textOf(readPage(build.outDir, `/sessions/${id}/artifacts/docs-README.md/`) ?? '')).toContain('Not the docs README');
+  });
+
   it('reports dates it cannot place, shows them as given and leaves them out of days, charts and sort keys', () => {
     // fixtures/cases/bad-dates: the first and last day JavaScript knows, years 0 and 9999, no date at all. Issue 10:
     // /stats/ threw `RangeError: Invalid time value`, and years 0 and 9999 drew 120,000 months (28 MB).
