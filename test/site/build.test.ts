@@ -247,7 +247,7 @@ describe('reader cases under ARCHIVE_BASE', () => {
       ['.system_generated/futurekind/state.pb', 'unknown file (.pb) in .system_generated/futurekind/', '3 B'],
       ['notes/todo.txt', 'unknown file (.txt) in notes/', '9 B'],
       ['scratch/check.py', 'scratch file', '9 B'],
-    ]) {
+    ] as const) {
       expect(rows.some((r) => r.includes(file) && r.includes(kind) && r.includes(size)), file).toBe(true);
     }
   });

@@ -10,4 +10,4 @@ export { RASTER_EXTENSIONS } from './inventory.ts';
 export type * from './types.ts';
 
 /** Bump when the reader's output changes for the same input: it goes into content digests. */
-export const READER_VERSION = '4';
+export const READER_VERSION = '5';
