@@ -123,7 +123,7 @@ function printDetail(s: Session): void {
   field('archived', s.archived ? `first seen ${s.archived.firstSeen}, last seen ${s.archived.lastSeen}` : undefined);
   field('never seen', s.missingSteps.map((m) => `${m.file}: ${m.ranges.map((r) => (r.from === r.to ? r.from : `${r.from}-${r.to}`)).join(', ')}`).join('; ') || undefined);
   field('title', clip(m.title, 100));
-  field('started', `${localTime(m.createdAt)} (${m.createdAt})`);
+  field('started', `${localTime(m.createdAt)} (${m.createdAt})${m.createdAtFrom ? `; no step record is dated: ${m.createdAtFrom === 'artifacts' ? 'the earliest artifact update' : 'the folder’s own time'}` : ''}`);
   field('local time', m.localTime);
   field('duration', m.durationMs !== undefined ? `${Math.round(m.durationMs / 60000)} min` : undefined);
   field('model', m.model);
