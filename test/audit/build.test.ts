@@ -50,7 +50,9 @@ describe('audit views in the demo build', () => {
     for (const l of steps) expect(fileForUrl(build.outDir, l), l).toBeDefined();
     const errors = textOf(page('/audit/errors/'));
     expect(errors).toContain('The model encountered an internal error.');
-    expect(errors).toMatch(/ERROR_MESSAGE.*DONE 500/);
+    // Shown as what it counts as (an agent error), never as the record's green DONE.
+    expect(errors).toMatch(/The model encountered an internal error\. error code 500 agent error/);
+    expect(page('/audit/errors/')).not.toMatch(/badge-ok/);
   });
 
   it('draws the stats as SVG with a title, a description and a table of the same numbers', () => {

@@ -60,10 +60,14 @@ describe('audit rows of the demo sessions', () => {
     const audit = auditRows(byPrefix('04c6284a'));
     expect(audit.files.length).toBeGreaterThan(5);
     expect(audit.files.every((f) => f.path.startsWith('/'))).toBe(true);
+    // Its failures as every page counts them: two failed calls (an edit, a test run) and one agent error.
     expect(audit.errors).toEqual([
-      expect.objectContaining({ key: '39', type: 'CODE_ACTION', status: 'ERROR' }),
-      expect.objectContaining({ key: '88', type: 'ERROR_MESSAGE', errorCode: '500', message: 'The model encountered an internal error.' }),
+      expect.objectContaining({ key: '39', type: 'CODE_ACTION', status: 'ERROR', failure: 'call', tool: 'replace_file_content', callKey: '38' }),
+      expect.objectContaining({ key: '53', type: 'RUN_COMMAND', failure: 'call', tool: 'run_command', message: expect.stringMatching(/^AssertionError: expected '41' to be '60'/) }),
+      expect.objectContaining({ key: '88', type: 'ERROR_MESSAGE', failure: 'agent', errorCode: '500', message: 'The model encountered an internal error.' }),
     ]);
+    // The failed command's row says why, from the step's output.txt (the transcript cut the output short).
+    expect(audit.commands.find((c) => c.failed)?.message).toMatch(/^AssertionError: expected '41' to be '60'/);
   });
 
   it('flattens every session newest first, filters, groups by path and paginates', () => {

@@ -66,6 +66,60 @@ describe.skipIf(!existsSync(realHome))('real sessions', () => {
     expect(report).toMatch(/telegram/i);
   });
 
+  it('shows one count of failed calls and one of agent errors everywhere a session is shown', () => {
+    // Issue 21: one session showed 14, 32, 46, 37, 65 and 83 "failures" on its card, header, export, turns and
+    // timeline. Each place is read from the built files and must give `turns/failures.ts`'s two numbers.
+    const sum = (text: string, unit: RegExp) => [...text.matchAll(unit)].reduce((n, m) => n + Number(m[1]), 0);
+    const CALLS = />(\d+) failed calls?</g;
+    const AGENT = />(\d+) agent errors?</g;
+    const between = (html: string, start: string, end: string) => {
+      const i = html.indexOf(start);
+      return i < 0 ? '' : html.slice(i, html.indexOf(end, i));
+    };
+    const index = JSON.parse(readFileSync(path.join(build.outDir, 'sessions.json'), 'utf8')) as { id: string; failedCalls: number; agentErrors: number }[];
+    const home = readPage(build.outDir, '/') ?? '';
+    const seen: Record<string, number[][]> = {};
+    for (const e of index) {
+      const page = readPage(build.outDir, `/sessions/${e.id}/`) ?? '';
+      const timeline = readPage(build.outDir, `/sessions/${e.id}/timeline/`) ?? '';
+      const exported = readPage(build.outDir, `/sessions/${e.id}/export.html`) ?? '';
+      const card = between(home, `href="/sessions/${e.id}/"`, '</li>');
+      const header = between(page, 'class="session-header"', '</header>');
+      const turnList = between(page, 'class="turn-list"', '</nav>');
+      const strip = between(page, 'class="strip-svg"', '</svg>').replaceAll(/<title>([^<]*)<\/title>/g, (_, t: string) => t.replaceAll(/(\d+) (failed calls?|agent errors?)/g, '>$1 $2<'));
+      const exportHead = between(exported, '<header>', '</header>').replaceAll(/(\d+) (failed calls?|agent errors?)/g, '>$1 $2<');
+      const places = {
+        home: [sum(card, CALLS), sum(card, AGENT)],
+        header: [sum(header, CALLS), sum(header, AGENT)],
+        turns: [sum(turnList, CALLS), sum(turnList, AGENT)],
+        strip: [sum(strip, CALLS), sum(strip, AGENT)],
+        timeline: [(timeline.match(/badge-err"[^>]*>failed</g) ?? []).length, (timeline.match(/badge-err"[^>]*>agent error</g) ?? []).length],
+        export: [sum(exportHead, CALLS), sum(exportHead, AGENT)],
+      };
+      seen[e.id.slice(0, 8)] = Object.values(places);
+      for (const [where, n] of Object.entries(places)) expect(n, `${e.id.slice(0, 8)} ${where}`).toEqual([e.failedCalls, e.agentErrors]);
+    }
+    // The numbers themselves (`test/turns/failures.test.ts` checks each failure is counted once).
+    expect(Object.fromEntries(index.map((e) => [e.id.slice(0, 8), [e.failedCalls, e.agentErrors]]))).toMatchObject({ '86033144': [32, 35], d493099f: [5, 19], a99681b1: [0, 1], ede1eb3f: [4, 0] });
+    expect(Object.keys(seen)).toHaveLength(8);
+  });
+
+  it('lists every failure on /audit/errors/ with its message, grouped, and never as a green DONE', () => {
+    const html = readPage(build.outDir, '/audit/errors/') ?? '';
+    const text = textOf(html);
+    expect(text).toContain('46 failed calls and 55 agent errors');
+    // No row shows the transport header or the harness's preamble instead of the reason.
+    expect(text).not.toMatch(/Completed At:|Created At:|There was a problem parsing the tool call|Retries remaining/);
+    expect(html).not.toMatch(/badge-ok/);
+    // The empty-output error of 86033144 is one group with its count, not 28 rows.
+    expect(text).toMatch(/model output must contain either output text or tool calls[^]*?\d+ occurrences/);
+    expect(text.match(/model output must contain either output text or tool calls, these cannot both be empty/g)?.length).toBe(1);
+    // The failed commands list says why each failed.
+    const failed = textOf(readPage(build.outDir, '/audit/commands/failed/') ?? '');
+    expect(failed).toContain('IndentationError: unexpected indent');
+    expect(failed).toContain('zsh:1: command not found: tree');
+  });
+
   it('lists on /report/ exactly the torn lines of the main transcripts', () => {
     const report = readPage(build.outDir, '/report/') ?? '';
     const rows = [...report.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((m) => textOf(m[1] ?? '').trim());

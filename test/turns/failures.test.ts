@@ -8,6 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { discoverSessions, readSession } from '../../src/lib/brain/index.ts';
 import { failureMessage, failureLine, isErrorStep, sessionFailureCounts, sessionTurns } from '../../src/lib/turns/index.ts';
 import { projectRoot, readCase } from '../brain/helpers.ts';
+import { summariseSession } from '../../src/lib/archive/summarise.ts';
+import { errorCounts, errorGroups } from '../../src/lib/audit/lists.ts';
 
 const realHome = [path.resolve(projectRoot, '../shared/real-brains/gemini'), path.resolve(projectRoot, '../../shared/real-brains/gemini')].find((p) => existsSync(p));
 
@@ -46,6 +48,38 @@ describe('failures on the step-errors case', async () => {
     expect(stopped?.outcome.error).toBe('Encountered error in step execution: context canceled');
     expect(stopped?.outcome.line).toBe('npm run build · Encountered error in step execution: context canceled');
     expect(t.calls.find((c) => c.id === '5.0')?.outcome.error).toBeUndefined();
+  });
+});
+
+describe('failures grouped for /audit/errors/', async () => {
+  const s = await readCase('step-errors');
+  const summary = summariseSession(s, [], false, { id: s.id, product: s.product, root: '', dir: s.dir, mtimeMs: 0, ctimeMs: 0 }).session;
+
+  it('groups identical messages with a count, first and last seen, and counts like the session', () => {
+    const groups = errorGroups([summary]);
+    expect(groups.map((g) => [g.message.split('\n').at(-1), g.occurrences.length, g.failedCalls, g.agentErrors])).toEqual([
+      ['UNAVAILABLE (code 503): No capacity available for model claude-sonnet-4-6 on the server', 1, 0, 1],
+      ['model output error: model output must contain either output text or tool calls, these cannot both be empty, please try again', 2, 0, 2],
+      ['model output error: invalid tool call error (invalid_args) failed to read file: open C:/w/missing.py: The system cannot find the file specified.', 1, 1, 0],
+      ['exit code 1, no output', 1, 1, 0],
+      ["ModuleNotFoundError: No module named 'yaml'", 1, 1, 0],
+      ['Encountered error in step execution: context canceled', 1, 1, 0],
+    ]);
+    const twice = groups[1];
+    expect([twice?.first.key, twice?.last.key, twice?.first.at, twice?.last.at]).toEqual(['10', '11', '2026-08-03T01:59:30Z', '2026-08-03T02:00:30Z']);
+    expect(errorCounts([summary])).toEqual({ failedCalls: 4, agentErrors: 3, groups: 6 });
+    expect(summary.conversation).toMatchObject({ failedCalls: 4, agentErrors: 3, failedCommands: 3 });
+    // Each row says what it counts as; the recorded status stays as recorded (DONE on an ERROR_MESSAGE).
+    expect(summary.audit?.errors.map((e) => [e.key, e.failure, e.status, e.tool ?? ''])).toEqual([
+      ['2', 'call', 'ERROR', 'run_command'],
+      ['4', 'call', 'DONE', 'run_command'],
+      ['6', 'call', 'DONE', 'run_command'],
+      ['8', 'call', 'DONE', 'view_file'],
+      ['10', 'agent', 'DONE', ''],
+      ['11', 'agent', 'DONE', ''],
+      ['12', 'agent', 'DONE', ''],
+    ]);
+    expect(summary.audit?.commands.map((c) => c.message)).toEqual(['Encountered error in step execution: context canceled', expect.stringMatching(/ModuleNotFoundError/), 'exit code 1, no output']);
   });
 });
 

@@ -102,6 +102,11 @@ export const StepRowSchema = z.object({
    * and on its result, an error step. Never for a command that exited 0. Red in the pages means this, nothing else.
    */
   error: z.boolean(),
+  /**
+   * What the step counts as (`turns/failures.ts` `stepFailure`): `call` on the one result step of a failed call,
+   * `agent` on an agent error. The timeline marks and counts these, so its numbers are the header's.
+   */
+  failure: z.enum(['call', 'agent']).optional(),
   /** The model in force at this step (from the `Model Selection` changes); absent when unknown. */
   model: z.string().optional(),
   /** Number of the turn holding the step (0 for steps before the first request). */
@@ -232,9 +237,11 @@ export const SessionSchema = z.object({
       turns: z.number(),
       /** Distinct paths written or edited. */
       filesChanged: z.number(),
-      /** Calls whose outcome failed. */
+      /** Failed calls (`turns/failures.ts`): tool calls whose result failed. The number every page shows. */
       failedCalls: z.number(),
-      /** Commands whose outcome failed (exit code ≠ 0, an error answer). */
+      /** Agent errors (`turns/failures.ts`): error steps that answer no call. Absent from parts built before it. */
+      agentErrors: z.number().optional(),
+      /** The failed calls that ran a command (exit code ≠ 0, an error answer): the audit's command filter. */
       failedCommands: z.number(),
     })
     .optional(),
@@ -263,7 +270,10 @@ export const SessionSchema = z.object({
   stepCount: z.number(),
   /** Tool calls. */
   toolCallCount: z.number(),
-  /** Error steps. */
+  /**
+   * Error steps: ERROR_MESSAGE, status ERROR or an `error` field (`isErrorStep`). Each is a failed call's result or
+   * an agent error (`conversation`), which is what pages show; kept for `/sessions.json` and the family tree.
+   */
   errorCount: z.number(),
   /** Tool calls by name. */
   toolCounts: z.record(z.string(), z.number()),

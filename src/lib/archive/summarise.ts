@@ -12,7 +12,7 @@ import type { ArtifactRow, BrowserFileRow, SessionRows, SessionSummary, UploadRo
 import { stepAtTime } from '../conversation/browser-trail.ts';
 import { oneLine } from './step-summary.ts';
 import { longFields } from './long-text.ts';
-import { sessionTurns, type SessionTurns, type ToolCallView } from '../turns/index.ts';
+import { isFailedCall, sessionFailureCounts, sessionTurns, type SessionTurns, type ToolCallView } from '../turns/index.ts';
 import { conversationSummary } from '../conversation/summary.ts';
 import { longTaskLogs, messagePageStarts, taskLogPageStarts } from './session-pages.ts';
 
@@ -100,6 +100,7 @@ export function summariseSession(session: Session, redactions: Redaction[], reda
       summary: view?.summary ?? '',
       error: view?.failed ?? false,
     };
+    if (view?.failure !== undefined) row.failure = view.failure;
     if (view?.model !== undefined) row.model = view.model;
     if (view) row.turn = view.turn;
     const answered = view?.answersCallId !== undefined ? callById.get(view.answersCallId) : undefined;
@@ -168,15 +169,16 @@ function outcomeRow(call: ToolCallView, args: Record<string, unknown> | undefine
   return o;
 }
 
-/** Turns, files changed and failures over the whole session. */
+/** Turns, files changed and failures over the whole session (the failures as `turns/failures.ts` counts them). */
 function conversationCounts(turns: SessionTurns): NonNullable<SessionSummary['conversation']> {
   const files = new Set(turns.turns.flatMap((t) => t.stats.filesChanged));
-  const failed = turns.calls.filter((c) => c.outcome.status === 'failed');
+  const { failedCalls, agentErrors } = sessionFailureCounts(turns);
   return {
     turns: turns.turns.length,
     filesChanged: files.size,
-    failedCalls: failed.length,
-    failedCommands: failed.filter((c) => c.outcome.kind === 'command').length,
+    failedCalls,
+    agentErrors,
+    failedCommands: turns.calls.filter((c) => isFailedCall(c) && c.outcome.kind === 'command').length,
   };
 }
 

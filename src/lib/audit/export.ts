@@ -23,6 +23,7 @@ import { formatClock, formatDuration, formatUtc } from '../archive/format.ts';
 import { argLines } from '../conversation/preview.ts';
 import { recordedCall } from '../conversation/view.ts';
 import { sessionTurns, type SessionTurns } from '../turns/index.ts';
+import { failureWords, sessionFailureCounts } from '../turns/failures.ts';
 import { escapeHtml } from '../render/escape.ts';
 import { anchors, urls } from '../urls.ts';
 
@@ -50,7 +51,11 @@ export interface SessionIndexEntry {
   localTime: string | null;
   durationMs: number | null;
   toolCalls: number;
+  /** Error steps (`isErrorStep`): each is a failed call's result or an agent error. */
   errors: number;
+  /** Failed calls and agent errors (`turns/failures.ts`): the numbers the session's pages show. */
+  failedCalls: number | null;
+  agentErrors: number | null;
   toolCounts: Record<string, number>;
   messages: number;
   taskLogs: number;
@@ -92,6 +97,8 @@ export function sessionIndex(sessions: SessionSummary[]): SessionIndexEntry[] {
     durationMs: s.durationMs ?? null,
     toolCalls: s.toolCallCount,
     errors: s.errorCount,
+    failedCalls: s.conversation?.failedCalls ?? null,
+    agentErrors: s.conversation?.agentErrors ?? null,
     toolCounts: s.toolCounts,
     messages: s.messageCount,
     taskLogs: s.taskLogCount,
@@ -209,10 +216,11 @@ function turnHtml(turn: Turn, session: Session, sessionId: string, stepSummary: 
     st.wallClockMs !== undefined ? `${formatDuration(st.wallClockMs) || '0 s'} wall-clock${st.activeMs !== undefined && st.activeMs !== st.wallClockMs ? ` (${formatDuration(st.activeMs) || '0 s'} active)` : ''}` : '',
     `${st.toolCalls} tool calls`,
     st.filesChanged.length > 0 ? `${st.filesChanged.length} files changed` : '',
-    st.failures > 0 ? `${st.failures} failed` : '',
+    st.failures > 0 ? failureWords.failedCalls(st.failures) : '',
+    st.agentErrors > 0 ? failureWords.agentErrors(st.agentErrors) : '',
     turn.model ?? '',
   ].filter(Boolean);
-  const parts = [`<section class="turn${st.failures > 0 ? ' err' : ''}" id="${escapeHtml(anchors.turn(turn.number))}"><h2>${escapeHtml(turnTitle(turn))}</h2><p class="stats">${escapeHtml(stats.join(' · '))}</p>`];
+  const parts = [`<section class="turn${st.failures + st.agentErrors > 0 ? ' err' : ''}" id="${escapeHtml(anchors.turn(turn.number))}"><h2>${escapeHtml(turnTitle(turn))}</h2><p class="stats">${escapeHtml(stats.join(' · '))}</p>`];
   const r = turn.request;
   if (r) {
     parts.push(`<div id="${escapeHtml(anchors.step(r.stepKey))}"><div class="who">User${r.createdAt ? ` · ${escapeHtml(formatClock(r.createdAt))}` : ''}${r.modelSwitch ? ` · model switched to ${escapeHtml(r.modelSwitch.to)}` : ''}</div><div class="request">${cutText(r.text)}</div>`);
@@ -230,6 +238,8 @@ export function renderSessionExport(summary: SessionSummary, session: Session, o
   // The pages' own turns when given (built once per session read), else built here.
   const built = options.turns ?? sessionTurns(session);
   const stepSummary = (position: number) => built.steps[position]?.summary ?? '';
+  // Counted as every page counts them (`turns/failures.ts`), so the file says what the site says.
+  const failures = sessionFailureCounts(built);
   const facts: [string, string | undefined][] = [
     ['Session', s.id],
     ['Product', s.product],
@@ -237,7 +247,7 @@ export function renderSessionExport(summary: SessionSummary, session: Session, o
     ['Workspace', s.workspace],
     ['Started', `${s.localTime ? `${s.localTime} (local, as recorded) · ` : ''}${formatUtc(s.createdAt)}`],
     ['Duration', s.durationMs !== undefined ? formatDuration(s.durationMs) : undefined],
-    ['Steps', `${built.turns.filter((t) => t.number > 0).length} turns, ${s.stepCount} steps, ${s.toolCallCount} tool calls, ${built.calls.filter((c) => c.outcome.status === 'failed').length} failed`],
+    ['Steps', `${built.turns.filter((t) => t.number > 0).length} turns, ${s.stepCount} steps, ${s.toolCallCount} tool calls, ${failureWords.failedCalls(failures.failedCalls)}${failures.agentErrors > 0 ? `, ${failureWords.agentErrors(failures.agentErrors)}` : ''}`],
     ['How it ended', s.ending],
     ['Redaction', s.redacted ? 'secrets redacted' : 'OFF: secrets shown as recorded'],
   ];
@@ -253,10 +263,10 @@ export function renderSessionExport(summary: SessionSummary, session: Session, o
     '</dl></header>',
   ];
   if (built.turns.length > 0) {
-    out.push('<h2 id="turns">Turns</h2><table><thead><tr><th>Turn</th><th>Request</th><th>Time (UTC)</th><th>Duration</th><th>Calls</th><th>Failed</th></tr></thead><tbody>');
+    out.push('<h2 id="turns">Turns</h2><table><thead><tr><th>Turn</th><th>Request</th><th>Time (UTC)</th><th>Duration</th><th>Calls</th><th>Failed calls</th><th>Agent errors</th></tr></thead><tbody>');
     for (const t of built.turns) {
       out.push(
-        `<tr><td><a href="#${escapeHtml(anchors.turn(t.number))}">${t.number === 0 ? '·' : t.number}</a></td><td>${escapeHtml(t.number === 0 ? 'Before the first request' : requestLine(t))}</td><td class="mono">${escapeHtml(formatClock(t.stats.startedAt))}</td><td>${escapeHtml(formatDuration(t.stats.wallClockMs))}</td><td>${t.stats.toolCalls}</td><td>${t.stats.failures > 0 ? `<span class="badge err">${t.stats.failures}</span>` : ''}</td></tr>`,
+        `<tr><td><a href="#${escapeHtml(anchors.turn(t.number))}">${t.number === 0 ? '·' : t.number}</a></td><td>${escapeHtml(t.number === 0 ? 'Before the first request' : requestLine(t))}</td><td class="mono">${escapeHtml(formatClock(t.stats.startedAt))}</td><td>${escapeHtml(formatDuration(t.stats.wallClockMs))}</td><td>${t.stats.toolCalls}</td><td>${t.stats.failures > 0 ? `<span class="badge err">${t.stats.failures}</span>` : ''}</td><td>${t.stats.agentErrors > 0 ? `<span class="badge err">${t.stats.agentErrors}</span>` : ''}</td></tr>`,
       );
     }
     out.push('</tbody></table>');

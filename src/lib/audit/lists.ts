@@ -154,7 +154,69 @@ export function fileListPaths(sessions: SessionSummary[], subagents: SubagentIds
   return paginate(groups, PATHS_PER_PAGE).map((page) => ({ params: { page: pageParam(page.n) }, props: { page, changes } }));
 }
 
-/** Every page of `/audit/errors/`. */
+/** Message groups per page of `/audit/errors/`. */
+export const ERROR_GROUPS_PER_PAGE = 200;
+/** Occurrences linked per group (the newest); the count says how many there are in all. */
+export const OCCURRENCES_SHOWN = 50;
+
+/** The failures that said the same thing: one message, how often, first and last seen, every occurrence. */
+export interface ErrorGroup {
+  /** The message as every occurrence has it (`''` when the record said nothing). */
+  message: string;
+  /** Newest first. */
+  occurrences: Located<ErrorRow>[];
+  /** How many of them are failed calls and how many agent errors (`turns/failures.ts`). */
+  failedCalls: number;
+  agentErrors: number;
+  /** Tools of the failed calls, and error codes, each once, in order of first use. */
+  tools: string[];
+  errorCodes: string[];
+  /** Oldest and newest occurrence. */
+  first: Located<ErrorRow>;
+  last: Located<ErrorRow>;
+}
+
+/** What a row counts as; rows stored before `failure` existed were error steps answering no call of their own. */
+function failureOf(row: ErrorRow): 'call' | 'agent' {
+  return row.failure ?? (row.type === 'ERROR_MESSAGE' ? 'agent' : 'call');
+}
+
+/**
+ * Every failure of every session grouped by identical message (the same empty-model-output error was 70 rows of
+ * one list), the group seen last first. A group of one is a failure that happened once.
+ */
+export function errorGroups(sessions: SessionSummary[], subagents: SubagentIds = NONE): ErrorGroup[] {
+  const byMessage = new Map<string, ErrorGroup>();
+  for (const row of allErrors(sessions, subagents)) {
+    let g = byMessage.get(row.message);
+    if (!g) {
+      g = { message: row.message, occurrences: [], failedCalls: 0, agentErrors: 0, tools: [], errorCodes: [], first: row, last: row };
+      byMessage.set(row.message, g);
+    }
+    // Rows arrive newest first: the first row is the last seen, each later one the earliest so far.
+    g.occurrences.push(row);
+    g.first = row;
+    if (failureOf(row) === 'call') g.failedCalls++;
+    else g.agentErrors++;
+    if (row.tool && !g.tools.includes(row.tool)) g.tools.push(row.tool);
+    if (row.errorCode !== undefined && !g.errorCodes.includes(row.errorCode)) g.errorCodes.push(row.errorCode);
+  }
+  return [...byMessage.values()];
+}
+
+/** The failed calls and agent errors of every session, counted from the same rows the list shows. */
+export function errorCounts(sessions: SessionSummary[], subagents: SubagentIds = NONE): { failedCalls: number; agentErrors: number; groups: number } {
+  const groups = errorGroups(sessions, subagents);
+  return {
+    failedCalls: groups.reduce((n, g) => n + g.failedCalls, 0),
+    agentErrors: groups.reduce((n, g) => n + g.agentErrors, 0),
+    groups: groups.length,
+  };
+}
+
+/** Every page of `/audit/errors/`: message groups, paginated, with the totals. */
 export function errorListPaths(sessions: SessionSummary[], subagents: SubagentIds = NONE) {
-  return paginate(allErrors(sessions, subagents)).map((page) => ({ params: { page: pageParam(page.n) }, props: { page } }));
+  const groups = errorGroups(sessions, subagents);
+  const counts = { failedCalls: groups.reduce((n, g) => n + g.failedCalls, 0), agentErrors: groups.reduce((n, g) => n + g.agentErrors, 0) };
+  return paginate(groups, ERROR_GROUPS_PER_PAGE).map((page) => ({ params: { page: pageParam(page.n) }, props: { page, counts } }));
 }

@@ -8,28 +8,24 @@ import { diffLines } from 'diff';
 import { saneTime } from '../brain/dates.ts';
 import type { Session, Step, ToolCall } from '../brain/types.ts';
 import { argBoolean, argString, replacementChunks } from '../render/tool-args.ts';
-import { isErrorStep } from '../archive/step-summary.ts';
 import type { CommandRow, ErrorRow, FileChangeRow, SessionAudit } from './schemas.ts';
 import { buildTurns } from '../turns/build.ts';
 import type { SessionTurns } from '../turns/types.ts';
 import { outcomeOf } from '../turns/outcome.ts';
+import { callFailureMessage, failureMessage, FAILURE_MESSAGE_MAX } from '../turns/failures.ts';
 
 /** Longest command preview kept per row (the step page shows the whole command). */
 export const COMMAND_PREVIEW_MAX = 240;
 /** Longest Cwd / path kept per row. */
 export const PATH_MAX = 400;
-/** Longest error message kept per row. */
-export const ERROR_PREVIEW_MAX = 300;
+/** Longest error message kept per row (the message as `failureMessage` bounds it). */
+export const ERROR_PREVIEW_MAX = FAILURE_MESSAGE_MAX;
 
 /** The tools that write or edit files. */
 export const FILE_TOOLS = ['write_to_file', 'replace_file_content', 'multi_replace_file_content'] as const;
 
 function cut(text: string, max: number): { text: string; cut: boolean } {
   return text.length > max ? { text: `${text.slice(0, max - 1)}…`, cut: true } : { text, cut: false };
-}
-
-function firstLine(text: string): string {
-  return text.trim().split(/\r?\n/, 1)[0]?.trim() ?? '';
 }
 
 function finite(value: unknown): number | undefined {
@@ -76,6 +72,8 @@ function commandRows(steps: Step[], turns: SessionTurns): CommandRow[] {
       if (cwd) row.cwd = cut(cwd, PATH_MAX).text;
       if (exitCode !== undefined) row.exitCode = exitCode;
       if (result) row.resultKey = result.key;
+      const message = view && row.failed ? callFailureMessage(view) : undefined;
+      if (message) row.message = cut(message, ERROR_PREVIEW_MAX).text;
       rows.push(row);
     });
   }
@@ -123,27 +121,40 @@ function fileRows(steps: Step[]): FileChangeRow[] {
   return rows;
 }
 
-function errorRows(steps: Step[]): ErrorRow[] {
-  return steps.filter(isErrorStep).map((step) => {
-    const error = step.error;
-    const given = typeof error === 'string' ? error : error !== undefined && error !== null ? JSON.stringify(error) : '';
-    // ERROR_MESSAGE content starts with "Created At: …"; the error field, when present, is the message itself.
-    const fallback = (step.content ?? '').replace(/^Created At:[^\n]*\n/, '');
+/**
+ * Every failure of the session, as `turns/failures.ts` counts them: the result step of each failed call (with the
+ * call's tool and message) and each agent error, in timeline order.
+ */
+function errorRows(steps: Step[], turns: SessionTurns): ErrorRow[] {
+  const calls = new Map(turns.calls.map((c) => [c.id, c]));
+  const rows: ErrorRow[] = [];
+  for (const view of turns.steps) {
+    if (!view.failure) continue;
+    const step = steps[view.position];
+    if (!step) continue;
+    const call = view.answersCallId !== undefined ? calls.get(view.answersCallId) : undefined;
+    const message = call ? callFailureMessage(call) : failureMessage(step);
     const row: ErrorRow = {
       key: step.key,
       type: step.type,
       status: step.status,
-      message: cut(firstLine(given || fallback), ERROR_PREVIEW_MAX).text,
+      failure: view.failure,
+      message: cut(message ?? '', ERROR_PREVIEW_MAX).text,
     };
+    if (call) {
+      row.tool = call.name;
+      row.callKey = call.callStepKey;
+    }
     if (saneTime(step.createdAt) !== undefined) row.at = step.createdAt;
     if (step.errorCode !== undefined && step.errorCode !== null && step.errorCode !== '') {
       row.errorCode = typeof step.errorCode === 'string' ? step.errorCode : JSON.stringify(step.errorCode);
     }
-    return row;
-  });
+    rows.push(row);
+  }
+  return rows;
 }
 
 /** The audit rows of one session, in timeline order. */
 export function auditRows(session: Pick<Session, 'steps'>, turns: SessionTurns = buildTurns({ steps: session.steps })): SessionAudit {
-  return { commands: commandRows(session.steps, turns), files: fileRows(session.steps), errors: errorRows(session.steps) };
+  return { commands: commandRows(session.steps, turns), files: fileRows(session.steps), errors: errorRows(session.steps, turns) };
 }

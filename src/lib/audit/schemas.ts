@@ -28,6 +28,8 @@ export const CommandRowSchema = z.object({
   failed: z.boolean(),
   /** Key of the RUN_COMMAND step holding the result, when one was found. */
   resultKey: z.string().optional(),
+  /** Why it failed (`turns/failures.ts` `callFailureMessage`: stderr's last lines, the error), for a failed command. */
+  message: z.string().optional(),
 });
 
 /** One file write or edit. */
@@ -52,17 +54,25 @@ export const FileChangeRowSchema = z.object({
   cut: z.boolean(),
 });
 
-/** One ERROR_MESSAGE step, ERROR status or step with an `error` field. */
+/**
+ * One failure as `turns/failures.ts` counts it: the result step of a failed call, or an agent error (an error step
+ * answering no call). A session's rows are its failed calls and agent errors, one each.
+ */
 export const ErrorRowSchema = z.object({
-  /** Step key. */
+  /** Key of the step that records it (a failed call's result step, the agent error's own step). */
   key: z.string(),
   /** When the step was recorded (ISO); absent when it has no time the archive places (dates.ts). */
   at: z.string().optional(),
-  /** Step type. */
+  /** Step type as recorded. */
   type: z.string(),
-  /** Step status. */
+  /** Step status as recorded (an ERROR_MESSAGE is recorded DONE: the record finished, nothing succeeded). */
   status: z.string(),
-  /** `error` (or the step text), first line, bounded. */
+  /** What it counts as: a failed call or an agent error. Absent in rows stored before it (read as an error step). */
+  failure: z.enum(['call', 'agent']).optional(),
+  /** The failed call's tool and the key of the step that made it. */
+  tool: z.string().optional(),
+  callKey: z.string().optional(),
+  /** Why (`failureMessage`), bounded; may hold line breaks (a traceback's last lines). Empty when the record says nothing. */
   message: z.string(),
   /** `error_code`, as text. */
   errorCode: z.string().optional(),

@@ -35,7 +35,11 @@ export interface ArchiveStats {
   sessions: number;
   steps: number;
   toolCalls: number;
+  /** Error steps (`isErrorStep`), as `/sessions.json` has them. */
   errors: number;
+  /** Failed calls and agent errors over every session (`turns/failures.ts`): the sum of the session pages' numbers. */
+  failedCalls: number;
+  agentErrors: number;
   /** `day`, `month` or `year`: the unit of the time series. */
   unit: SeriesUnit;
   sessionsPer: Datum[];
@@ -117,6 +121,8 @@ export function archiveStats(sessions: readonly SessionSummary[]): ArchiveStats 
   let steps = 0;
   let toolCalls = 0;
   let errors = 0;
+  let failedCalls = 0;
+  let agentErrors = 0;
   for (const s of sessions) {
     const day = dayKey(s.createdAt);
     if (day) add(sessionsPerDay, day);
@@ -133,6 +139,8 @@ export function archiveStats(sessions: readonly SessionSummary[]): ArchiveStats 
     steps += s.stepCount;
     toolCalls += s.toolCallCount;
     errors += s.errorCount;
+    failedCalls += s.conversation?.failedCalls ?? 0;
+    agentErrors += s.conversation?.agentErrors ?? 0;
   }
   const allDays = [...new Set([...sessionsPerDay.keys(), ...stepsPerDay.keys()])].sort();
   const span = allDays.length > 0 ? daysBetween(allDays[0] as string, allDays[allDays.length - 1] as string) : 0;
@@ -155,6 +163,8 @@ export function archiveStats(sessions: readonly SessionSummary[]): ArchiveStats 
     steps,
     toolCalls,
     errors,
+    failedCalls,
+    agentErrors,
     unit,
     sessionsPer: series(sessionsPerDay),
     stepsPer: series(stepsPerDay),

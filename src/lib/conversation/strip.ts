@@ -10,6 +10,7 @@ import { plural } from '../archive/labels.ts';
 import { escapeHtml } from '../render/escape.ts';
 import { formatDuration } from '../archive/format.ts';
 import { saneTime } from '../brain/dates.ts';
+import { failureWords } from '../turns/failures.ts';
 
 /** One turn, as the strip needs it. */
 export interface StripTurn {
@@ -18,7 +19,9 @@ export interface StripTurn {
   endedAt?: string;
   /** Time working, without the idle stretches inside the turn (the builder's `activeMs`); the wall-clock when absent. */
   activeMs?: number;
+  /** Failed calls and agent errors (`TurnStats`, counted in `turns/failures.ts`). */
   failures: number;
+  agentErrors?: number;
   toolCalls: number;
   /** Where its band links to. */
   href: string;
@@ -115,14 +118,14 @@ export function wallClockStrip(turns: readonly StripTurn[], id = 'strip'): strin
   let k = 0;
   spans.forEach((span, i) => {
     const t = span.turn;
-    const failed = t.failures > 0;
+    const failed = t.failures + (t.agentErrors ?? 0) > 0;
     const activeW = MIN_BAND + span.active * scale;
     const tailW = width(k);
     const tail = idle[k] as number;
     k++;
     const own = wall.get(span) ?? span.end - span.start;
     const ranOn = own > span.end - span.start ? `, ran on past the next turn (${formatDuration(own)} in all)` : '';
-    const title = `Turn ${t.number} · ${at(span.start)}–${utcDay(span.end) === utcDay(span.start) ? clock(span.end) : at(span.end)} UTC · ${formatDuration(span.end - span.start) || '0 s'}${tail > 0 ? ` (${formatDuration(span.active) || '0 s'} active)` : ''}${ranOn} · ${plural(t.toolCalls, 'tool call')}${failed ? ` · ${t.failures} failed` : ''}${t.label ? ` · ${t.label}` : ''}`;
+    const title = `Turn ${t.number} · ${at(span.start)}–${utcDay(span.end) === utcDay(span.start) ? clock(span.end) : at(span.end)} UTC · ${formatDuration(span.end - span.start) || '0 s'}${tail > 0 ? ` (${formatDuration(span.active) || '0 s'} active)` : ''}${ranOn} · ${plural(t.toolCalls, 'tool call')}${t.failures > 0 ? ` · ${failureWords.failedCalls(t.failures)}` : ''}${(t.agentErrors ?? 0) > 0 ? ` · ${failureWords.agentErrors(t.agentErrors ?? 0)}` : ''}${t.label ? ` · ${t.label}` : ''}`;
     const bandW = activeW + tailW;
     parts.push(
       `<a href="${escapeHtml(t.href)}" aria-label="${escapeHtml(title)}"><title>${escapeHtml(title)}</title>` +
@@ -152,7 +155,7 @@ export function wallClockStrip(turns: readonly StripTurn[], id = 'strip'): strin
   const last = Math.max(...spans.map((s) => s.end));
   parts.push(`<text class="strip-tick" x="0" y="${H - 2}">${escapeHtml(`${at(first.start)} UTC`)}</text>`);
   parts.push(`<text class="strip-tick" x="${W}" y="${H - 2}" text-anchor="end">${escapeHtml(`${at(last)} UTC`)}</text>`);
-  const desc = `${spans.length} turn${spans.length === 1 ? '' : 's'} from ${at(first.start)} to ${at(last)} UTC; band width is time at work, idle time is drawn short (a break mark between turns, a pale tail inside a turn); turns with failures are marked red.`;
+  const desc = `${spans.length} turn${spans.length === 1 ? '' : 's'} from ${at(first.start)} to ${at(last)} UTC; band width is time at work, idle time is drawn short (a break mark between turns, a pale tail inside a turn); turns with failed calls or agent errors are marked red.`;
   const safe = id.replace(/[^A-Za-z0-9_-]/g, '-');
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" class="strip-svg" role="group" aria-labelledby="${safe}-title" aria-describedby="${safe}-desc">` +

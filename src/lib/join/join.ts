@@ -45,6 +45,8 @@ export const JoinEntrySchema = z.looseObject({
   family: z.looseObject({}).nullable().default(null),
   ending: z.string().nullable().default(null),
   notOnDiskSince: z.string().nullable().default(null),
+  failedCalls: z.number().nullable().default(null),
+  agentErrors: z.number().nullable().default(null),
   base: z.string(),
   searchBundle: z.string(),
 });

@@ -4,7 +4,7 @@
  */
 import type { Message, Session, Step, TaskLog } from '../brain/types.ts';
 import { modelSequence, modelSwitches, modelsPerStep, UNKNOWN_MODEL } from './models.ts';
-import { stepFailure } from './failures.ts';
+import { outputFailureMessage, stepFailure } from './failures.ts';
 import { backgroundTaskId, errorText, firstLine, orphanOutcome, outcomeOf, pathShortener, shortTask, stepFailed } from './outcome.ts';
 import { isResultStep, isUserAction, pairCalls } from './pairing.ts';
 import { checkpointText, meaningfulLine, mentions, requestText, taskFinished, wrappedBody } from './text.ts';
@@ -325,6 +325,11 @@ export function buildTurns(input: TurnInput): SessionTurns {
       if (output) {
         view.outputChars = output.text.length;
         if (output.text !== '') view.outputHead = output.text.length > OUTPUT_HEAD_MAX ? output.text.slice(0, OUTPUT_HEAD_MAX) : output.text;
+        // A background command's reason is in its task's final output, not in its RUNNING result.
+        if (outcome.status === 'failed' && !outcome.error && output.from === 'task') {
+          const why = outputFailureMessage(output.text);
+          if (why) outcome.error = why;
+        }
       }
       answeredBy.set(result.position, view);
     } else if (callStep.origin !== 'overview') {

@@ -131,6 +131,26 @@ function lastLines(text: string, n: number): string {
   return lines.slice(-n).join('\n');
 }
 
+/** A line that names an error: `AssertionError: …`, `ModuleNotFoundError: …`, `error: …`, `fatal: …`, `npm ERR! …`. */
+const ERROR_LINE = /(?:^|[\s.(])[A-Z]?\w*(?:Error|Exception)\b\s*(?:\[[^\]]*\])?:|^\s*(?:error|fatal|ERROR|FATAL)\b\s*[:\[]|^\s*npm ERR!/;
+
+/**
+ * The last error an output names, with the lines after it (up to `FAILURE_TAIL_LINES` in all): a test runner ends
+ * with its summary ("Tests 1 failed | 1 passed", a duration), the reason is above it ("AssertionError: expected …").
+ * Undefined when no line names an error (then the last lines say most).
+ */
+function errorLines(text: string): string | undefined {
+  const lines = text.replace(/\r\n?/g, '\n').split('\n').map((l) => l.replace(/\s+$/, '')).filter((l) => l.trim() !== '');
+  for (let i = lines.length - 1; i >= 0 && i >= lines.length - 60; i--) {
+    if (!ERROR_LINE.test(lines[i] as string)) continue;
+    // A run of error lines says it together ("error: cannot pull with rebase: …" / "error: Please commit …").
+    let from = i;
+    while (from > 0 && i - from < FAILURE_TAIL_LINES - 1 && ERROR_LINE.test(lines[from - 1] as string)) from--;
+    return lines.slice(from, from + FAILURE_TAIL_LINES).join('\n');
+  }
+  return undefined;
+}
+
 /** `text` cut to `max` characters from its end (the end of an output is where it says why). */
 function keepEnd(text: string, max: number): string {
   return text.length > max ? `…${text.slice(text.length - max + 1)}` : text;
@@ -140,14 +160,32 @@ function keepStart(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
-/** What a failed command printed last: stderr's last lines when it has any, else the output's. */
-function commandMessage(body: string): string | undefined {
+/** The line the transcript puts where it cut an output short (the whole is in `steps/<n>/output.txt`). */
+const CUT_MARK = /\n?\[\.\.\. [^\]\n]* more, see output\.txt\][ \t]*\n?\s*$/;
+
+/**
+ * What a failed command printed last: stderr's last lines when it has any, else the output's; from the step's
+ * `output.txt` when the transcript cut the output short (its end, where the reason is, is only in the file).
+ */
+function commandMessage(body: string, file: Step['output']): string | undefined {
   const cmd = readCommandText(body);
   if (cmd.state !== 'done' || cmd.exitCode === undefined || cmd.exitCode === 0) return undefined;
-  const out = cmd.output;
+  const cutShort = CUT_MARK.test(cmd.output);
+  const out = cutShort && file && !file.duplicateOfContent ? file.text : cmd.output.replace(CUT_MARK, '');
   const stderr = /(?:^|\n)Stderr:\r?\n([\s\S]*)$/.exec(out)?.[1];
   const stdout = /(?:^|\n)Stdout:\r?\n([\s\S]*?)(?:\n[ \t]*Stderr:|$)/.exec(out)?.[1];
-  const tail = lastLines(stderr ?? '', FAILURE_TAIL_LINES) || lastLines(stdout ?? (stderr === undefined ? out : ''), FAILURE_TAIL_LINES);
+  const printed = stderr?.trim() ? stderr : (stdout ?? (stderr === undefined ? out : ''));
+  return outputFailureMessage(printed);
+}
+
+/**
+ * Why a command failed, from what it printed: the last error it names with the lines after it, else its last
+ * lines. Used for a command's result and for a background command's final output (its task's end).
+ */
+export function outputFailureMessage(printed: string): string | undefined {
+  // The task-finished message ends with where its log is; that says nothing about why.
+  printed = printed.replace(/^Log: file:\/\/\S*[ \t]*$/gm, '');
+  const tail = errorLines(printed) ?? lastLines(printed, FAILURE_TAIL_LINES);
   return tail ? keepEnd(tail, FAILURE_MESSAGE_MAX) : undefined;
 }
 
@@ -159,7 +197,7 @@ function commandMessage(body: string): string | undefined {
  * nothing (a command that failed in silence), so a page can say that instead of repeating "failed".
  * At most `FAILURE_MESSAGE_MAX` characters; may hold line breaks (a traceback's last lines).
  */
-export function failureMessage(step: Pick<Step, 'type' | 'status' | 'error' | 'content' | 'exitCode'>): string | undefined {
+export function failureMessage(step: Pick<Step, 'type' | 'status' | 'error' | 'content' | 'exitCode' | 'output'>): string | undefined {
   const { body } = step.content ? splitTransport(step.content) : { body: '' };
   const encountered = ENCOUNTERED.exec(body)?.[1];
   if (encountered) return keepStart(encountered.trim(), FAILURE_MESSAGE_MAX);
@@ -169,7 +207,7 @@ export function failureMessage(step: Pick<Step, 'type' | 'status' | 'error' | 'c
     const text = harnessMessage(body);
     return text ? keepStart(text, FAILURE_MESSAGE_MAX) : undefined;
   }
-  const fromCommand = commandMessage(body);
+  const fromCommand = commandMessage(body, step.output);
   if (fromCommand) return fromCommand;
   if (step.status === 'ERROR') {
     const text = body.trim();
@@ -189,9 +227,14 @@ export function failureLine(message: string, max = 200): string {
   return keepStart(line, max);
 }
 
-/** The message a failed call shows: its outcome's message, else what its exit code says, else undefined. */
+/**
+ * The message a failed call shows: its outcome's message (`failureMessage` of its result), else what its exit code
+ * says: a command that printed nothing, or one that went on in the background (its output is in its task log).
+ */
 export function callFailureMessage(call: Pick<ToolCallView, 'outcome'>): string | undefined {
   if (!isFailedCall(call)) return undefined;
   if (call.outcome.error) return call.outcome.error;
-  return call.outcome.exitCode !== undefined ? `exit code ${call.outcome.exitCode}, nothing printed` : undefined;
+  const exit = call.outcome.exitCode;
+  if (exit === undefined) return undefined;
+  return call.outcome.background ? `exit code ${exit} (in the background; its output is in its task log)` : `exit code ${exit}, no output`;
 }
