@@ -48,7 +48,9 @@ import { newestSessionFirst } from '../lib/archive/order.ts';
 // 9: the session tree's evidence (`family`) on each session entry, on top of the turn builder's 8.
 // 10: the conversation's page starts, title and ending (conversation/summary.ts), message and task-log page starts.
 // 11: each session's steps by day (`stepDays`) on its entry; timeline and artifact rows only of the sessions rendered.
-export const LOADER_VERSION = 'brain-loader-11';
+// 12: failures counted once (turns/failures.ts): `conversation.agentErrors`, `StepRow.failure`, audit error rows
+// that are the failed calls and agent errors with their message, a failed command's message.
+export const LOADER_VERSION = 'brain-loader-12';
 
 /** Id of the one entry of the `archive` collection. */
 export const ARCHIVE_ENTRY_ID = 'archive';

@@ -13,7 +13,8 @@ import { projectRoot } from '../helpers/build-site.ts';
 import { sharedBuild, type SharedBuild } from '../helpers/shared-build.ts';
 import { fileForUrl, readPage, textOf } from '../helpers/site-files.ts';
 
-const realHome = path.resolve(projectRoot, '../shared/real-brains/gemini');
+/** The shared real sessions: next to the main checkout (`/work/main/../shared`) or to a worktree's folder. */
+const realHome = [path.resolve(projectRoot, '../shared/real-brains/gemini'), path.resolve(projectRoot, '../../shared/real-brains/gemini')].find((p) => existsSync(p)) ?? path.resolve(projectRoot, '../shared/real-brains/gemini');
 
 describe.skipIf(!existsSync(realHome))('real sessions', () => {
   let build: SharedBuild;

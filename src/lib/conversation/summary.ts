@@ -1,7 +1,7 @@
 /**
  * What a session's header and home card say about it, from its turns: the title Antigravity itself gave the work
  * where the data has one, how the session ended, and where its conversation pages start (the counts of files
- * changed and failed commands are the turn builder's, in `summarise.ts`). Pure, no `astro:*` import; the loader stores the result in the lean summary.
+ * changed and the failures are the turn builder's and `turns/failures.ts`, summed in `summarise.ts`). Pure, no `astro:*` import; the loader stores the result in the lean summary.
  */
 import type { Artifact, Session } from '../brain/types.ts';
 import type { SessionTurns, Turn } from '../turns/types.ts';
