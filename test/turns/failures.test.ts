@@ -38,11 +38,13 @@ describe('failures on the step-errors case', async () => {
   });
 
   it('counts failed calls and agent errors apart, each once', () => {
-    // 4 calls failed (stopped, exit 2, exit 1, invalid call); 3 errors answer no call (two empty outputs, a 503).
-    expect(sessionFailureCounts(t)).toEqual({ failedCalls: 4, agentErrors: 3 });
+    // 4 calls failed (stopped, exit 2, exit 1, invalid call); 4 errors answer no call (two empty outputs, a 503, and
+    // a step no log holds whose steps/15/output.txt says "Encountered error in step execution").
+    expect(sessionFailureCounts(t)).toEqual({ failedCalls: 4, agentErrors: 4 });
     expect(t.calls.filter((c) => c.outcome.status === 'failed')).toHaveLength(4);
     expect(t.steps.filter((v) => v.failure === 'call').map((v) => v.key)).toEqual(['2', '4', '6', '8']);
-    expect(t.steps.filter((v) => v.failure === 'agent').map((v) => v.key)).toEqual(['10', '11', '12']);
+    expect(t.steps.filter((v) => v.failure === 'agent').map((v) => v.key)).toEqual(['10', '11', '12', '15-files']);
+    expect(failureMessage(step('15-files'))).toBe('Encountered error in step execution: context canceled');
     // The call's outcome carries the message; its line says why instead of "failed".
     const stopped = t.calls.find((c) => c.id === '1.0');
     expect(stopped?.outcome.error).toBe('Encountered error in step execution: context canceled');
@@ -63,12 +65,13 @@ describe('failures grouped for /audit/errors/', async () => {
       ['model output error: invalid tool call error (invalid_args) failed to read file: open C:/w/missing.py: The system cannot find the file specified.', 1, 1, 0],
       ['exit code 1, no output', 1, 1, 0],
       ["ModuleNotFoundError: No module named 'yaml'", 1, 1, 0],
-      ['Encountered error in step execution: context canceled', 1, 1, 0],
+      // The stopped command and the step no log holds (no time: it sorts with the session's start) said the same.
+      ['Encountered error in step execution: context canceled', 2, 1, 1],
     ]);
     const twice = groups[1];
     expect([twice?.first.key, twice?.last.key, twice?.first.at, twice?.last.at]).toEqual(['10', '11', '2026-08-03T01:59:30Z', '2026-08-03T02:00:30Z']);
-    expect(errorCounts([summary])).toEqual({ failedCalls: 4, agentErrors: 3, groups: 6 });
-    expect(summary.conversation).toMatchObject({ failedCalls: 4, agentErrors: 3, failedCommands: 3 });
+    expect(errorCounts([summary])).toEqual({ failedCalls: 4, agentErrors: 4, groups: 6 });
+    expect(summary.conversation).toMatchObject({ failedCalls: 4, agentErrors: 4, failedCommands: 3 });
     // Each row says what it counts as; the recorded status stays as recorded (DONE on an ERROR_MESSAGE).
     expect(summary.audit?.errors.map((e) => [e.key, e.failure, e.status, e.tool ?? ''])).toEqual([
       ['2', 'call', 'ERROR', 'run_command'],
@@ -78,6 +81,7 @@ describe('failures grouped for /audit/errors/', async () => {
       ['10', 'agent', 'DONE', ''],
       ['11', 'agent', 'DONE', ''],
       ['12', 'agent', 'DONE', ''],
+      ['15-files', 'agent', 'UNKNOWN', ''],
     ]);
     expect(summary.audit?.commands.map((c) => c.message)).toEqual(['Encountered error in step execution: context canceled', expect.stringMatching(/ModuleNotFoundError/), 'exit code 1, no output']);
   });

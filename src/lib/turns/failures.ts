@@ -23,8 +23,25 @@ export const FAILURE_MESSAGE_MAX = 500;
 export const FAILURE_TAIL_LINES = 4;
 
 /** True when the record marks a step as an error: type ERROR_MESSAGE, status ERROR, or an `error` field. */
-export function isErrorStep(step: Pick<Step, 'type' | 'status' | 'error'>): boolean {
-  return step.type === 'ERROR_MESSAGE' || step.status === 'ERROR' || (step.error !== undefined && step.error !== null && step.error !== '');
+export function isErrorStep(step: Pick<Step, 'type' | 'status' | 'error'> & Partial<Pick<Step, 'content' | 'output' | 'stepFilesOnly'>>): boolean {
+  return (
+    step.type === 'ERROR_MESSAGE' ||
+    step.status === 'ERROR' ||
+    (step.error !== undefined && step.error !== null && step.error !== '') ||
+    encounteredError(step)
+  );
+}
+
+const ENCOUNTERED_HEAD = 'Encountered error in step execution';
+
+/**
+ * True when the step's own text opens, past its `Created At:` / `Completed At:` lines, with Antigravity's
+ * "Encountered error in step execution: …" (a step no log holds keeps it in `steps/<n>/output.txt`, real: "context
+ * canceled"). Only the head is looked at: an output that quotes the sentence further down is not an error.
+ */
+function encounteredError(step: Partial<Pick<Step, 'content' | 'output' | 'stepFilesOnly'>>): boolean {
+  const head = (text: string | undefined) => (text ? splitTransport(text.slice(0, 400)).body.trimStart().startsWith(ENCOUNTERED_HEAD) : false);
+  return head(step.content) || (step.stepFilesOnly === true && head(step.output?.text));
 }
 
 /** True when a call's outcome is a failure (the one place that says which outcomes count). */
@@ -49,7 +66,7 @@ export function isFailedOrphan(type: string, outcome: Pick<Outcome, 'status'>): 
 export type StepFailure = 'call' | 'agent';
 
 export function stepFailure(
-  step: Pick<Step, 'type' | 'status' | 'error'>,
+  step: Parameters<typeof isErrorStep>[0],
   answers: Pick<ToolCallView, 'outcome'> | undefined,
   unclaimed: Pick<Outcome, 'status'> | undefined,
 ): StepFailure | undefined {
@@ -197,9 +214,9 @@ export function outputFailureMessage(printed: string): string | undefined {
  * nothing (a command that failed in silence), so a page can say that instead of repeating "failed".
  * At most `FAILURE_MESSAGE_MAX` characters; may hold line breaks (a traceback's last lines).
  */
-export function failureMessage(step: Pick<Step, 'type' | 'status' | 'error' | 'content' | 'exitCode' | 'output'>): string | undefined {
+export function failureMessage(step: Pick<Step, 'type' | 'status' | 'error' | 'content' | 'exitCode' | 'output'> & Partial<Pick<Step, 'stepFilesOnly'>>): string | undefined {
   const { body } = step.content ? splitTransport(step.content) : { body: '' };
-  const encountered = ENCOUNTERED.exec(body)?.[1];
+  const encountered = ENCOUNTERED.exec(body)?.[1] ?? (step.stepFilesOnly && step.output ? ENCOUNTERED.exec(splitTransport(step.output.text).body)?.[1] : undefined);
   if (encountered) return keepStart(encountered.trim(), FAILURE_MESSAGE_MAX);
   const given = errorFieldText(step.error);
   if (given) return keepStart(harnessMessage(given), FAILURE_MESSAGE_MAX);
