@@ -25,7 +25,9 @@ export default defineConfig({
   },
   vite: {
     // Never inline small scripts (script-src 'self' blocks inline <script>).
-    build: { assetsInlineLimit: 0 },
+    // Astro empties its out dir first unless told not to: the build's staging folder is new and carries the mark
+    // that says the build made it (src/lib/build/folders.ts), which must stay until the site is sealed.
+    build: { assetsInlineLimit: 0, emptyOutDir: false },
   },
   devToolbar: { enabled: false },
   // The content store in ~10 MB chunks rather than one JSON file, on request only. One file holds a few hundred MB

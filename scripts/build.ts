@@ -38,6 +38,8 @@ import { gatherParts } from '../src/lib/build/gather.ts';
 import { readBuildInputs } from '../src/lib/build/inputs.ts';
 import { joinPhase } from '../src/lib/build/join.ts';
 import { lockBuild } from '../src/lib/build/lock.ts';
+import { checkBuildFolders, checkOutDir } from '../src/lib/build/out-dir.ts';
+import { checkSettings } from '../src/lib/build/settings.ts';
 import { planPhase, renderWhileLinking } from '../src/lib/build/plan.ts';
 import { precompressPhase, precompressSetting } from '../src/lib/build/precompress.ts';
 import { clearBuildFolders, publishSite, recoverInterruptedSwap } from '../src/lib/build/publish.ts';
@@ -45,6 +47,8 @@ import { renderParts } from '../src/lib/build/render.ts';
 import { indexSearch } from '../src/lib/build/search.ts';
 import { snapshotArchive } from '../src/lib/build/snapshot.ts';
 import { BuildStop } from '../src/lib/build/stop.ts';
+import { STORE_EXIT_CODE } from '../src/lib/build/snapshot.ts';
+import { StoreError } from '../src/lib/store/schema.ts';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const ctx = buildContext(projectRoot, process.env, process.argv.slice(2));
@@ -52,14 +56,21 @@ const started = Date.now();
 
 /** Say why the build stops, and the exit code it stops with. */
 function stopped(error: unknown): number {
-  console.error(error instanceof BuildStop ? `${error.message}\nHint: ${error.hint}` : String(error instanceof Error ? error.message : error));
-  return error instanceof BuildStop ? error.exitCode : 1;
+  if (error instanceof BuildStop) console.error(`${error.message}\nHint: ${error.hint}`);
+  // A store read by the inputs phase (its message carries its hint).
+  else if (error instanceof StoreError) console.error(error.message);
+  else console.error(String(error instanceof Error ? error.message : error));
+  return error instanceof BuildStop ? error.exitCode : error instanceof StoreError ? STORE_EXIT_CODE : 1;
 }
 
 // Settings that stop the build are read before it waits for the lock: a wrong one is said at once.
 let precompress;
 let joinedParts;
 try {
+  checkSettings(ctx.env);
+  // The out dir is the tool's own or nothing (`out-dir.ts`): checked before anything is read, locked or written.
+  checkOutDir({ outDir: ctx.outDir, live: ctx.folders.live, given: ctx.outDirSetting, projectRoot: ctx.projectRoot, cacheDir: ctx.cacheDir, env: ctx.env });
+  checkBuildFolders(ctx.folders, ctx.outDirSetting);
   precompress = precompressSetting(ctx.env);
   joinedParts = joinPhase(ctx);
 } catch (error) {

@@ -38,6 +38,7 @@ import {
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { READER_VERSION } from '../brain/index.ts';
+import { makeScratchFolder } from '../build/folders.ts';
 import type { SessionRef } from '../brain/types.ts';
 import type { TreeInput } from '../family/tree.ts';
 import { REDACTOR_VERSION } from '../redact/index.ts';
@@ -415,7 +416,7 @@ export async function planBuild(
   mkdirSync(dir, { recursive: true });
   const outDir = folders.live;
   await fs.rm(folders.reused, { recursive: true, force: true });
-  mkdirSync(folders.reused, { recursive: true });
+  makeScratchFolder(folders.reused);
 
   const previous = readManifest(cacheDir);
   const reused: string[] = [];

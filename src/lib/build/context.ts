@@ -4,12 +4,15 @@
  */
 import path from 'node:path';
 import { siteFolders, type SiteFolders } from './folders.ts';
+import { expandHome } from './out-dir.ts';
 
 /** One build's settings. */
 export interface BuildContext {
   projectRoot: string;
-  /** `ARCHIVE_OUT_DIR` as given, absolute (default `dist`): users serve this path. */
+  /** `ARCHIVE_OUT_DIR` as given, absolute (default `dist`; `~` and `~/…` expanded): users serve this path. */
   outDir: string;
+  /** `ARCHIVE_OUT_DIR` as set, for messages (undefined when unset). */
+  outDirSetting: string | undefined;
   /** `ARCHIVE_CACHE_DIR`, absolute (default `node_modules/.cache/agy-archive`). */
   cacheDir: string;
   /** The live site and the folders beside it this build writes. */
@@ -27,14 +30,16 @@ const absolute = (p: string): string => (p.startsWith('~') ? p : path.resolve(p)
 
 /** The settings of a build from the environment and the command line. */
 export function buildContext(projectRoot: string, given: NodeJS.ProcessEnv, astroArgs: string[]): BuildContext {
-  const outDir = path.resolve(projectRoot, given.ARCHIVE_OUT_DIR || 'dist');
-  const cacheDir = path.resolve(projectRoot, given.ARCHIVE_CACHE_DIR || 'node_modules/.cache/agy-archive');
+  // `~` unexpanded (quoted in a crontab or a .env file) once made a folder named `~` in the project.
+  const outDir = path.resolve(projectRoot, expandHome(given.ARCHIVE_OUT_DIR?.trim() || 'dist'));
+  const cacheDir = path.resolve(projectRoot, expandHome(given.ARCHIVE_CACHE_DIR?.trim() || 'node_modules/.cache/agy-archive'));
   const env: NodeJS.ProcessEnv = { ...given, ASTRO_TELEMETRY_DISABLED: '1', ARCHIVE_CACHE_DIR: cacheDir };
   if (env.GEMINI_HOME) env.GEMINI_HOME = absolute(env.GEMINI_HOME);
   if (env.BRAIN_ROOTS) env.BRAIN_ROOTS = env.BRAIN_ROOTS.split(':').map((r) => (r ? absolute(r) : r)).join(':');
   return {
     projectRoot,
     outDir,
+    outDirSetting: given.ARCHIVE_OUT_DIR?.trim() || undefined,
     cacheDir,
     folders: siteFolders(outDir),
     env,

@@ -2,8 +2,35 @@
  * The folders one build uses beside the out dir. They sit beside it, not inside it or in the cache, so that every
  * move between them is a rename within one file system (atomic, no copy) and the out dir itself can be swapped.
  */
-import { realpathSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+
+/**
+ * The mark of a folder a build made beside the out dir (staging, render parts, reused links): a build removes only
+ * folders it made, so one a user named `dist.staging` is never removed. A site this tool built carries its own
+ * mark (`.agy-archive-build`, `incremental.ts`), and so do the old sites moved aside by the swap.
+ */
+export const SCRATCH_MARK = '.agy-archive-scratch';
+/** The site's mark (`readSiteMark` in `incremental.ts` reads it). */
+const SITE_MARK = '.agy-archive-build';
+
+/** Make a folder for the build and mark it as the build's own (see `SCRATCH_MARK`). */
+export function makeScratchFolder(dir: string): void {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, SCRATCH_MARK), 'made by an agy-archive build; removed by the next one\n');
+}
+
+/** Whether `dir` is absent, empty, or carries the mark of a folder or site this tool made: only such are removed. */
+export function isOwnFolder(dir: string): boolean {
+  if (!existsSync(dir)) return true;
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return false;
+  }
+  return names.length === 0 || names.includes(SCRATCH_MARK) || names.includes(SITE_MARK);
+}
 
 /** Where a build into one out dir writes. */
 export interface SiteFolders {

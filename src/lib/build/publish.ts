@@ -8,16 +8,37 @@
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, promises as fs, readdirSync, renameSync } from 'node:fs';
+import { existsSync, mkdirSync, promises as fs, readdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { recordBuild, sealSite } from '../archive/incremental.ts';
 import type { BuildContext } from './context.ts';
-import type { SiteFolders } from './folders.ts';
+import { SCRATCH_MARK, isOwnFolder, type SiteFolders } from './folders.ts';
 import type { PlannedBuild } from './plan.ts';
 import { BuildStop } from './stop.ts';
 
 /** Old sites being removed after a swap are named `<outDir>.old-<id>`. */
-const OLD_SITE_INFIX = '.old-';
+export const OLD_SITE_INFIX = '.old-';
+/** Render parts after the first write into `<outDir>.part-<n>`. */
+export const PART_INFIX = '.part-';
+
+/**
+ * The folders beside the out dir a build writes and removes (staging, reused, previous, parts, old sites) that are
+ * there now, whoever made them.
+ */
+export function buildFoldersPresent(folders: SiteFolders): string[] {
+  const parent = path.dirname(folders.live);
+  const base = path.basename(folders.live);
+  let names: string[] = [];
+  try {
+    names = readdirSync(parent);
+  } catch {
+    return [];
+  }
+  const fixed = new Set([folders.staging, folders.reused, folders.previous].map((f) => path.basename(f)));
+  return names
+    .filter((name) => fixed.has(name) || name.startsWith(`${base}${PART_INFIX}`) || name.startsWith(`${base}${OLD_SITE_INFIX}`))
+    .map((name) => path.join(parent, name));
+}
 
 /**
  * Remove a folder in a process of its own that outlives this build: the old site's names (one per file, ~20k at 20k
@@ -26,7 +47,11 @@ const OLD_SITE_INFIX = '.old-';
  * to the next build (`clearBuildFolders`).
  */
 function removeInBackground(dir: string): void {
-  const remover = spawn(process.execPath, ['-e', 'require("node:fs").rmSync(process.argv[1], { recursive: true, force: true })', dir], {
+  // Its mark goes last, so that a folder half removed is still known as the build's own (`isOwnFolder`).
+  const script = `const fs = require('node:fs'), path = require('node:path'), [dir, mark] = process.argv.slice(1);
+for (const name of fs.readdirSync(dir)) if (name !== mark && name !== '.agy-archive-build') fs.rmSync(path.join(dir, name), { recursive: true, force: true });
+fs.rmSync(dir, { recursive: true, force: true });`;
+  const remover = spawn(process.execPath, ['-e', script, dir, SCRATCH_MARK], {
     detached: true,
     stdio: 'ignore',
   });
@@ -50,6 +75,7 @@ async function swapIn(folders: SiteFolders): Promise<void> {
     throw error;
   }
   if (!hadSite) return;
+  // An old site is this tool's (its mark, or an empty folder: `out-dir.ts` let nothing else be built into).
   const old = `${folders.live}${OLD_SITE_INFIX}${randomUUID()}`;
   renameSync(folders.previous, old);
   removeInBackground(old);
@@ -73,6 +99,8 @@ export async function publishSite(ctx: BuildContext, planned: PlannedBuild, isDe
       { cause: error },
     );
   }
+  // The staging folder's scratch mark is not part of the site (its own mark now says what it is).
+  rmSync(path.join(ctx.folders.staging, SCRATCH_MARK), { force: true });
   try {
     await swapIn(ctx.folders);
   } catch (error) {
@@ -102,22 +130,16 @@ export function recoverInterruptedSwap(folders: SiteFolders): string | undefined
 
 /**
  * Remove what a build writes beside the out dir (staging, reused links, render parts, the old site): after every
- * build, and before one (a killed build leaves them). Only ever called with the lock held.
+ * build, and before one (a killed build leaves them). Only folders this tool made (`isOwnFolder`): a folder of the
+ * user's by one of these names is left alone (the build refused to start beside it, `out-dir.ts`). Only ever called
+ * with the lock held.
  */
 export async function clearBuildFolders(folders: SiteFolders): Promise<void> {
-  for (const dir of [folders.staging, folders.reused, folders.previous]) await fs.rm(dir, { recursive: true, force: true });
-  const parent = path.dirname(folders.live);
-  const partPrefix = `${path.basename(folders.live)}.part-`;
   const oldPrefix = `${path.basename(folders.live)}${OLD_SITE_INFIX}`;
-  let names: string[] = [];
-  try {
-    names = readdirSync(parent);
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    if (name.startsWith(partPrefix)) await fs.rm(path.join(parent, name), { recursive: true, force: true });
+  for (const dir of buildFoldersPresent(folders)) {
+    if (!isOwnFolder(dir)) continue;
     // An old site whose background removal was killed (a running one is removed twice, harmlessly).
-    else if (name.startsWith(oldPrefix)) removeInBackground(path.join(parent, name));
+    if (path.basename(dir).startsWith(oldPrefix)) removeInBackground(dir);
+    else await fs.rm(dir, { recursive: true, force: true });
   }
 }

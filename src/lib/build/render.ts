@@ -16,6 +16,7 @@ import { pathToFileURL } from 'node:url';
 import { SEARCH_STEP_ENV } from '../../integrations/pagefind.ts';
 import { PART_ENV } from '../archive/incremental.ts';
 import type { BuildContext } from './context.ts';
+import { makeScratchFolder } from './folders.ts';
 import { BuildStop } from './stop.ts';
 
 const inside = (child: string, parent: string): boolean => child === parent || child.startsWith(parent + path.sep);
@@ -80,6 +81,8 @@ const PROGRESS_EVERY_MS = 5_000;
  */
 function renderPart(ctx: BuildContext, n: number, count: number, running: Set<ReturnType<typeof spawn>>, searchAfter: boolean): Promise<number> {
   const outDir = ctx.folders.part(n);
+  // Marked as the build's own before Astro writes into it (astro.config.mjs: Astro does not empty it first).
+  makeScratchFolder(outDir);
   const partEnv: NodeJS.ProcessEnv = { ...ctx.env, ARCHIVE_OUT_DIR: outDir };
   if (count > 1) partEnv[PART_ENV] = String(n);
   if (searchAfter) partEnv[SEARCH_STEP_ENV] = 'after-parts';

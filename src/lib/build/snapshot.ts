@@ -13,6 +13,9 @@ import { StoreError } from '../store/schema.ts';
 import type { BuildContext } from './context.ts';
 import { BuildStop } from './stop.ts';
 
+/** Exit code of a build stopped by a store it cannot use, as `npm run archive`'s (README, "Exit codes"). */
+export const STORE_EXIT_CODE = 2;
+
 /** Snapshot into the store `ctx.env` names; store paths are made absolute for the render processes (another cwd). */
 export async function snapshotArchive(ctx: BuildContext): Promise<void> {
   const store = ctx.env.ARCHIVE_STORE?.trim();
@@ -25,6 +28,6 @@ export async function snapshotArchive(ctx: BuildContext): Promise<void> {
     if ('skipped' in outcome) console.log(`snapshot: ${outcome.skipped}`);
   } catch (error) {
     if (!(error instanceof StoreError)) throw error;
-    throw new BuildStop(error.message.split('\nHint: ')[0] as string, error.hint, { cause: error });
+    throw new BuildStop(error.message.split('\nHint: ')[0] as string, error.hint, { exitCode: STORE_EXIT_CODE, cause: error });
   }
 }

@@ -140,6 +140,58 @@ export class StoreError extends Error {
   }
 }
 
+/**
+ * The SQLite failures that are the store's, not one session's (primary result codes): the file or its folder
+ * read-only, damaged, on a full disk, failing I/O, held by another process past the busy timeout. A read-only or
+ * damaged store once ended `npm run archive` and `npm run build` with a stack trace and exit code 1.
+ */
+const STORE_FAILURES: Record<number, { why: string; hint: string }> = {
+  3: { why: 'permission denied', hint: "Check the permissions of the file and its folder (SQLite writes a journal beside it), or point ARCHIVE_STORE elsewhere." },
+  5: { why: 'another process held it past the busy timeout', hint: 'Run the command again once the other snapshot or build has finished.' },
+  6: { why: 'it is locked', hint: 'Run the command again once the other snapshot or build has finished.' },
+  8: {
+    why: 'it is read-only',
+    hint:
+      'Make the file and its folder writable (SQLite writes a journal beside it), or point ARCHIVE_STORE elsewhere; ' +
+      'to build the site from a store you cannot write, use ARCHIVE_STORES=<file> (read-only, nothing is snapshotted).',
+  },
+  10: { why: 'a disk I/O error', hint: 'Check the disk, keep a copy of the store, then run the command again.' },
+  11: {
+    why: 'the database is damaged',
+    hint: 'Keep a copy, then try `sqlite3 FILE ".recover" | sqlite3 NEW` and point ARCHIVE_STORE at NEW, or point ARCHIVE_STORE elsewhere to start a new store.',
+  },
+  13: { why: 'the disk is full', hint: 'Free some space, then run the command again (what was stored before is intact).' },
+  14: { why: 'it cannot be opened', hint: 'Check the path and the permissions of the file and its folder.' },
+  26: {
+    why: 'it is not a database (damaged)',
+    hint: 'Keep a copy, then try `sqlite3 FILE ".recover"`, or point ARCHIVE_STORE elsewhere to start a new store.',
+  },
+};
+
+/** File-system errors (setting the store's mode, making its folder) as the SQLite failure they amount to. */
+const FS_FAILURES: Record<string, number> = { EACCES: 3, EPERM: 3, EROFS: 8, ENOSPC: 13, EIO: 10 };
+
+/**
+ * `error` as a `StoreError` with a hint when it is a failure of the store at `file` itself (see `STORE_FAILURES`),
+ * else undefined (a failure of one session's data, or a bug).
+ */
+export function asStoreError(error: unknown, file: string): StoreError | undefined {
+  if (error instanceof StoreError) return error;
+  const { errcode, code } = (error ?? {}) as { errcode?: unknown; code?: unknown };
+  const failure =
+    typeof errcode === 'number'
+      ? STORE_FAILURES[errcode & 0xff]
+      : typeof code === 'string'
+        ? STORE_FAILURES[FS_FAILURES[code] ?? -1]
+        : undefined;
+  if (!failure) return undefined;
+  return new StoreError(
+    `The archive store ${file} cannot be used: ${failure.why} (${(error as Error).message}); the command stopped there.`,
+    failure.hint,
+    { cause: error },
+  );
+}
+
 const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
 
 /** True when the file starts with SQLite's header (read before SQLite is let near it). */
@@ -202,7 +254,7 @@ export function openStore(file: string, options: OpenStoreOptions = {}): Databas
     return db;
   } catch (error) {
     db.close();
-    throw error;
+    throw asStoreError(error, file) ?? error;
   }
 }
 
@@ -291,3 +343,9 @@ function migrate(db: DatabaseSync): void {
     }
   }
 }
+
+/**
+ * Coverage rows a JavaScript number can hold: a range an older snapshot stored up to a step number above 2^53
+ * (before `step-index.ts` refused it) made node:sqlite throw on reading, and the session went missing from the site.
+ */
+export const SAFE_RANGE = `AND first_index BETWEEN 0 AND ${Number.MAX_SAFE_INTEGER} AND last_index BETWEEN 0 AND ${Number.MAX_SAFE_INTEGER}`;

@@ -1,0 +1,151 @@
+/**
+ * The out dir is the tool's own or nothing. The publish phase swaps a new site in for the out dir and removes the
+ * old one, so an out dir pointed at anything else (a home folder, the project, GEMINI_HOME, the store's folder) once
+ * had its contents removed in the background, with exit code 0; a file was replaced too, and `ARCHIVE_OUT_DIR=~`
+ * made a folder named `~` in the project. So before any work (before the lock, the snapshot or Astro), the out dir
+ * must be absent, an empty folder, or a site this tool built (its mark, `.agy-archive-build`); and whatever it holds,
+ * a folder the build reads or keeps (the root, the home folder, the project, GEMINI_HOME, a brain root, the store's
+ * folder, the cache, a joined part) or one holding such a folder is refused by name.
+ */
+import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { readSiteMark } from '../archive/incremental.ts';
+import { joinFolders } from '../join/current.ts';
+import { defaultStorePath, storePathFromEnv, buildStoresFromEnv } from '../store/location.ts';
+import { isOwnFolder, type SiteFolders } from './folders.ts';
+import { buildFoldersPresent } from './publish.ts';
+import { BuildStop } from './stop.ts';
+
+/** Exit code of a build stopped by a setting it cannot use (README, "Exit codes"). */
+export const SETTING_EXIT_CODE = 2;
+
+/** The hint every refusal ends with: there is no `--force`, another folder is the way. */
+const PICK_ANOTHER = 'point ARCHIVE_OUT_DIR at a new or empty folder (the default is dist/ in the project); the build never writes into a folder it did not make.';
+
+/** `~` and `~/…` as the shell would have expanded them (a value quoted in a crontab or a .env file is not). */
+export function expandHome(given: string, home: string = process.env.HOME || os.homedir()): string {
+  if (given === '~') return home;
+  if (given.startsWith('~/')) return path.join(home, given.slice(2));
+  return given;
+}
+
+/** A folder the out dir must not be, and how close it may come. */
+interface Guarded {
+  /** What the folder is, for the message (`the home folder`, `GEMINI_HOME`). */
+  what: string;
+  path: string;
+  /** True when the out dir may not be inside it either (data this tool reads: building into it mixes the two). */
+  noneInside: boolean;
+}
+
+/** Both spellings of a path: as given (absolute) and with its symlinks resolved, when it exists. */
+function spellings(p: string): string[] {
+  const abs = path.resolve(p);
+  try {
+    const real = realpathSync(abs);
+    return real === abs ? [abs] : [abs, real];
+  } catch {
+    return [abs];
+  }
+}
+
+const within = (child: string, parent: string): boolean =>
+  child === parent || child.startsWith(parent.endsWith(path.sep) ? parent : parent + path.sep);
+
+/** The folders the out dir may be none of (nor hold), from the build's settings. */
+function guardedFolders(projectRoot: string, cacheDir: string, env: NodeJS.ProcessEnv): Guarded[] {
+  const home = env.HOME || os.homedir();
+  const guarded: Guarded[] = [
+    { what: 'the root folder', path: path.parse(projectRoot).root, noneInside: false },
+    { what: 'the home folder', path: home, noneInside: false },
+    { what: 'the home folder', path: os.homedir(), noneInside: false },
+    { what: 'the project folder', path: projectRoot, noneInside: false },
+    { what: 'the cache (ARCHIVE_CACHE_DIR)', path: cacheDir, noneInside: true },
+  ];
+  const geminiHome = env.GEMINI_HOME?.trim();
+  guarded.push({ what: 'GEMINI_HOME', path: expandHome(geminiHome || '~/.gemini', home), noneInside: true });
+  for (const root of (env.BRAIN_ROOTS ?? '').split(':').map((r) => r.trim()).filter(Boolean)) {
+    guarded.push({ what: 'a brain root (BRAIN_ROOTS)', path: expandHome(root, home), noneInside: true });
+  }
+  const stores = [defaultStorePath(env), ...buildStoresFromEnv(env)];
+  try {
+    const store = storePathFromEnv(env);
+    if (store) stores.push(store);
+  } catch {
+    // Under a test that gave no ARCHIVE_STORE: the snapshot phase says so.
+  }
+  for (const store of stores) guarded.push({ what: "the archive store's folder", path: path.dirname(store), noneInside: false });
+  for (const part of joinFolders(env)) guarded.push({ what: 'a joined part (ARCHIVE_JOIN)', path: part, noneInside: true });
+  return guarded;
+}
+
+/**
+ * Stop the build (a `BuildStop`, exit code 2) unless `outDir` may be built into: absent, an empty folder, or a site
+ * this tool built, and none of the folders the build reads or keeps. `given` is ARCHIVE_OUT_DIR as set (for `~user`).
+ */
+export function checkOutDir(
+  options: { outDir: string; live: string; given: string | undefined; projectRoot: string; cacheDir: string; env: NodeJS.ProcessEnv },
+): void {
+  const { outDir, live, given, projectRoot, cacheDir, env } = options;
+  const refuse: (why: string, hint?: string) => never = (why, hint = PICK_ANOTHER) => {
+    throw new BuildStop(`ARCHIVE_OUT_DIR=${given ?? 'dist'} (${outDir}) ${why}: nothing was built and nothing was changed.`, hint, {
+      exitCode: SETTING_EXIT_CODE,
+    });
+  };
+  if (given?.trim().startsWith('~') && !/^~(\/|$)/.test(given.trim())) {
+    refuse('names another user\'s home folder (~user), which the build does not expand', 'give ARCHIVE_OUT_DIR as an absolute path.');
+  }
+  const outs = [...new Set([...spellings(outDir), live])];
+  for (const guard of guardedFolders(projectRoot, cacheDir, env)) {
+    for (const g of spellings(guard.path)) {
+      for (const out of outs) {
+        if (out === g) refuse(`is ${guard.what}`);
+        if (within(g, out)) refuse(`holds ${guard.what} (${g}), which publishing the site would move away`);
+        if (guard.noneInside && within(out, g)) refuse(`is inside ${guard.what} (${g}), which the build reads`);
+      }
+    }
+  }
+  let stat;
+  try {
+    stat = lstatSync(live);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return; // the first build makes it
+    refuse(`cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+  if (stat.isSymbolicLink()) {
+    // `live` is the link's target already; a dangling link is a link to nowhere, not a folder to replace.
+    try {
+      stat = statSync(live);
+    } catch {
+      refuse('is a symbolic link to nothing');
+    }
+  }
+  if (!stat.isDirectory()) refuse('is a file, not a folder');
+  let names: string[];
+  try {
+    names = readdirSync(live);
+  } catch (error) {
+    refuse(`cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+  if (names.length > 0 && !readSiteMark(live)) {
+    const shown = names.slice(0, 3).join(', ') + (names.length > 3 ? `, … (${names.length} entries)` : '');
+    refuse(`holds files that are not a site this tool built (${shown}; no .agy-archive-build mark), and publishing would remove them`);
+  }
+}
+
+/**
+ * Stop the build (exit code 2) when a folder beside the out dir has a name the build writes and removes
+ * (`<out dir>.staging`, `.reused`, `.previous`, `.part-<n>`, `.old-<id>`) but was not made by it.
+ */
+export function checkBuildFolders(folders: SiteFolders, given: string | undefined): void {
+  for (const dir of buildFoldersPresent(folders)) {
+    if (isOwnFolder(dir)) continue;
+    throw new BuildStop(
+      `${dir} is in the way: a build of ARCHIVE_OUT_DIR=${given ?? 'dist'} writes and removes a folder by that name, and this one ` +
+        'was not made by it: nothing was built and nothing was changed.',
+      `move ${dir} elsewhere, or ${PICK_ANOTHER}`,
+      { exitCode: SETTING_EXIT_CODE },
+    );
+  }
+}

@@ -1,0 +1,174 @@
+/**
+ * The out dir is the tool's own or nothing (src/lib/build/out-dir.ts): a build into a folder that is not one of
+ * this tool's sites stops before any work (exit code 2, the path, why, a hint) and leaves it as it was. On main
+ * before this, a folder holding `Documents/thesis.txt` as the out dir of a one-session home lost `Documents` (exit
+ * code 0), a file was replaced by the site, and `ARCHIVE_OUT_DIR=~` made a folder named `~` in the project.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { siteFolders } from '../../src/lib/build/folders.ts';
+import { checkBuildFolders, checkOutDir, expandHome } from '../../src/lib/build/out-dir.ts';
+import { BuildStop } from '../../src/lib/build/stop.ts';
+import { projectRoot } from '../helpers/build-site.ts';
+
+const work = mkdtempSync(path.join(os.tmpdir(), 'agy-out-dir-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+/** A one-session home: GEMINI_HOME with one brain folder holding one session. */
+function oneSessionHome(): string {
+  const home = mkdtempSync(path.join(work, 'gemini-'));
+  const logs = path.join(home, 'antigravity', 'brain', 'aaaaaaaa-0000-4000-8000-000000000001', '.system_generated', 'logs');
+  mkdirSync(logs, { recursive: true });
+  writeFileSync(path.join(logs, 'transcript_full.jsonl'), `${JSON.stringify({ step_index: 0, source: 'USER_EXPLICIT', type: 'USER_INPUT', content: 'hi' })}\n`);
+  return home;
+}
+
+/** Run `scripts/build.ts` with `env` (the store and the cache in the temp folder unless given). */
+function build(env: Record<string, string>): Promise<{ code: number; out: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [path.join(projectRoot, 'scripts', 'build.ts')],
+      {
+        cwd: projectRoot,
+        env: {
+          ...process.env,
+          BRAIN_ROOTS: '',
+          ARCHIVE_STORES: '',
+          ARCHIVE_STORE: path.join(work, 'store', 'archive.sqlite'),
+          ARCHIVE_CACHE_DIR: path.join(work, 'cache'),
+          NO_COLOR: '1',
+          ...env,
+        },
+      },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, out: `${stdout}${stderr}` }),
+    );
+  });
+}
+
+/** Every file under `dir` with its text. */
+function contents(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const e of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (e.isFile()) out[path.relative(dir, path.join(e.parentPath, e.name))] = readFileSync(path.join(e.parentPath, e.name), 'utf8');
+  }
+  return out;
+}
+
+describe('an out dir that is not the tool’s own', () => {
+  it('a folder holding Documents/thesis.txt stops the build at once and keeps every file', async () => {
+    const home = oneSessionHome();
+    const out = path.join(work, 'someones-folder');
+    mkdirSync(path.join(out, 'Documents'), { recursive: true });
+    writeFileSync(path.join(out, 'Documents', 'thesis.txt'), 'chapter one\n');
+    const before = contents(out);
+    const r = await build({ GEMINI_HOME: home, ARCHIVE_OUT_DIR: out });
+    expect(r.code, r.out).toBe(2);
+    expect(r.out).toContain(`ARCHIVE_OUT_DIR=${out} (${out}) holds files that are not a site this tool built (Documents;`);
+    expect(r.out).toMatch(/\nHint: point ARCHIVE_OUT_DIR at a new or empty folder/);
+    expect(contents(out)).toEqual(before);
+    // Before any work: nothing snapshotted, no staging folder, no lock beside it.
+    expect(existsSync(path.join(work, 'store'))).toBe(false);
+    expect(readdirSync(work).filter((n) => n.startsWith('someones-folder.'))).toEqual([]);
+  }, 60_000);
+
+  it('an out dir that is a file is refused and left as it was', async () => {
+    const file = path.join(work, 'notes.txt');
+    writeFileSync(file, 'my notes\n');
+    const r = await build({ GEMINI_HOME: oneSessionHome(), ARCHIVE_OUT_DIR: file });
+    expect(r.code, r.out).toBe(2);
+    expect(r.out).toContain('is a file, not a folder');
+    expect(readFileSync(file, 'utf8')).toBe('my notes\n');
+  }, 60_000);
+
+  it('ARCHIVE_OUT_DIR=~ is the home folder, refused; no folder named ~ appears in the project', async () => {
+    const fakeHome = mkdtempSync(path.join(work, 'home-'));
+    writeFileSync(path.join(fakeHome, '.bashrc'), 'export PS1=x\n');
+    const r = await build({ HOME: fakeHome, GEMINI_HOME: oneSessionHome(), ARCHIVE_OUT_DIR: '~' });
+    expect(r.code, r.out).toBe(2);
+    expect(r.out).toContain(`ARCHIVE_OUT_DIR=~ (${fakeHome}) is the home folder`);
+    expect(existsSync(path.join(projectRoot, '~'))).toBe(false);
+    expect(readFileSync(path.join(fakeHome, '.bashrc'), 'utf8')).toBe('export PS1=x\n');
+  }, 60_000);
+
+  it('a folder of the user’s named like a build folder beside the out dir is refused, not removed', async () => {
+    const out = path.join(work, 'site');
+    const theirs = `${out}.staging`;
+    mkdirSync(theirs, { recursive: true });
+    writeFileSync(path.join(theirs, 'draft.md'), 'mine\n');
+    const r = await build({ GEMINI_HOME: oneSessionHome(), ARCHIVE_OUT_DIR: out });
+    expect(r.code, r.out).toBe(2);
+    expect(r.out).toContain(`${theirs} is in the way`);
+    expect(readFileSync(path.join(theirs, 'draft.md'), 'utf8')).toBe('mine\n');
+    expect(existsSync(out)).toBe(false);
+  }, 60_000);
+});
+
+describe('checkOutDir', () => {
+  const home = mkdtempSync(path.join(work, 'user-'));
+  const gemini = path.join(home, '.gemini');
+  const store = path.join(home, '.local', 'share', 'agy-archive', 'archive.sqlite');
+  const root = path.join(work, 'brains', 'brain');
+  mkdirSync(path.join(gemini, 'antigravity', 'brain'), { recursive: true });
+  mkdirSync(root, { recursive: true });
+  const env = { HOME: home, GEMINI_HOME: gemini, BRAIN_ROOTS: root, ARCHIVE_STORE: store };
+  const cacheDir = path.join(work, 'cache');
+  const check = (outDir: string, given = outDir): string | undefined => {
+    try {
+      checkOutDir({ outDir, live: siteFolders(outDir).live, given, projectRoot, cacheDir, env });
+      return undefined;
+    } catch (error) {
+      expect(error).toBeInstanceOf(BuildStop);
+      expect((error as BuildStop).exitCode).toBe(2);
+      return (error as BuildStop).message;
+    }
+  };
+
+  it.each([
+    ['/', 'is the root folder'],
+    [home, 'is the home folder'],
+    [projectRoot, 'is the project folder'],
+    [path.dirname(projectRoot), 'holds the project folder'],
+    [gemini, 'is GEMINI_HOME'],
+    [path.join(gemini, 'antigravity', 'brain'), 'is inside GEMINI_HOME'],
+    [root, 'is a brain root (BRAIN_ROOTS)'],
+    [path.dirname(root), 'holds a brain root'],
+    [path.dirname(store), "is the archive store's folder"],
+    [cacheDir, 'is the cache'],
+  ])('refuses %s by name (%s)', (outDir, why) => {
+    expect(check(outDir)).toContain(why);
+  });
+
+  it('accepts an absent, an empty and a marked folder', () => {
+    expect(check(path.join(work, 'absent', 'dist'))).toBeUndefined();
+    const empty = path.join(work, 'empty-out');
+    mkdirSync(empty);
+    expect(check(empty)).toBeUndefined();
+    const marked = path.join(work, 'marked-out');
+    mkdirSync(marked);
+    writeFileSync(path.join(marked, '.agy-archive-build'), '{"buildId":"x","demo":false}\n');
+    writeFileSync(path.join(marked, 'index.html'), '<html></html>');
+    expect(check(marked)).toBeUndefined();
+  });
+
+  it('refuses ~user, which it does not expand, and expands ~ and ~/x', () => {
+    expect(check(path.join(projectRoot, '~bob', 'site'), '~bob/site')).toContain("names another user's home folder");
+    expect(expandHome('~', '/h')).toBe('/h');
+    expect(expandHome('~/site', '/h')).toBe('/h/site');
+    expect(expandHome('a~b', '/h')).toBe('a~b');
+  });
+
+  it('leaves build folders that carry the mark to the build, and stops at one that does not', () => {
+    const out = path.join(work, 'beside', 'dist');
+    mkdirSync(`${out}.part-1`, { recursive: true });
+    writeFileSync(path.join(`${out}.part-1`, '.agy-archive-scratch'), '');
+    mkdirSync(`${out}.previous`, { recursive: true });
+    expect(() => checkBuildFolders(siteFolders(out), out)).not.toThrow();
+    mkdirSync(`${out}.old-mine`);
+    writeFileSync(path.join(`${out}.old-mine`, 'photo.jpg'), 'x');
+    expect(() => checkBuildFolders(siteFolders(out), out)).toThrow(/dist\.old-mine is in the way/);
+  });
+});
