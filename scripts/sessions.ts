@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compareNewestFirst, discoveryOptionsFromEnv, problemTotal, resolvePrefix, type Session } from '../src/lib/brain/index.ts';
 import { resolveArchiveInputs } from '../src/lib/archive/inputs.ts';
-import { readArchivedSession } from '../src/lib/archive/source.ts';
+import { readSessionOrPlaceholder } from '../src/lib/archive/unreadable.ts';
 import { StoreError } from '../src/lib/store/schema.ts';
 import { redactSession, redactionEnabledFromEnv } from '../src/lib/redact/index.ts';
 
@@ -52,7 +52,7 @@ if (prefix !== undefined) {
   }
 }
 
-const sessions = (await Promise.all(refs.map((r) => readArchivedSession(r)))).sort(compareNewestFirst);
+const sessions = (await Promise.all(refs.map((r) => readSessionOrPlaceholder(r)))).sort(compareNewestFirst);
 
 if (json) {
   // The site's redaction, session by session: a secret in a title is found as in every published field.

@@ -9,7 +9,7 @@ import type { Session, SessionRef } from '../brain/types.ts';
 import { redactSession } from '../redact/index.ts';
 import type { ArchiveLog } from './inputs.ts';
 import type { SessionRows } from './schemas.ts';
-import { readArchivedSession } from './source.ts';
+import { readSessionOrPlaceholder } from './unreadable.ts';
 import { summariseSession } from './summarise.ts';
 
 /** Sessions read at once: reading is I/O and JSON parsing; more than a few only raises peak memory. */
@@ -25,7 +25,7 @@ export async function readSessionRows(
   redactionEnabled: boolean,
   keep?: (session: Session) => Promise<void>,
 ): Promise<SessionRows> {
-  const session = await readArchivedSession(ref);
+  const session = await readSessionOrPlaceholder(ref);
   const { session: clean, redactions } = await redactSession(session, { enabled: redactionEnabled });
   if (keep) await keep(clean);
   return summariseSession(clean, redactions, redactionEnabled, {

@@ -40,6 +40,7 @@
 import { readToolCalls } from './args.ts';
 import { badDateMessage, saneTime } from './dates.ts';
 import { ProblemBudget } from './problems.ts';
+import { readStepIndex } from './step-index.ts';
 import type { Problem, SourceRef, Step, TranscriptLine, TranscriptName } from './types.ts';
 
 interface RawRecord {
@@ -108,23 +109,19 @@ function toRecord(src: TranscriptLine, sessionId: string, budget: ProblemBudget)
     typeof value === 'object' && value !== null && !Array.isArray(value)
       ? (value as Record<string, unknown>)
       : { value };
-  const rawIndex = rec.step_index;
-  const index =
-    typeof rawIndex === 'number'
-      ? rawIndex
-      : typeof rawIndex === 'string' && /^\d+$/.test(rawIndex)
-        ? Number(rawIndex)
-        : Number.NaN;
-  const valid = Number.isInteger(index) && index >= 0;
+  const reading = readStepIndex(rec, src.raw);
+  const valid = reading.index !== undefined;
+  const index = reading.index ?? -1;
   if (!valid) {
     // Past the limit an invalid record is counted, not kept as a step: 2 million `{}` lines made 2 million
     // INVALID_RECORD steps (issue 10, 8 GB in content sync) and hold nothing a reader of the site could use.
+    const why = reading.missing ? 'no usable step_index' : reading.problem;
     const listed = budget.add({
       kind: 'bad-record',
       sessionId,
       file: src.file,
       line: src.line,
-      message: `Line ${src.line} parses but is not a step record (no usable step_index); it is kept as an INVALID_RECORD step.`,
+      message: `Line ${src.line} parses but is not a step record (${why}); it is kept as an INVALID_RECORD step.`,
     });
     if (!listed) return undefined;
   }

@@ -8,6 +8,7 @@ import { readChunkedTranscript } from './chunks.ts';
 import { forEachJsonlLine } from './jsonl.ts';
 import type { ProblemBudget } from './problems.ts';
 import { fileSize, listDir, readBytes, type SessionFs } from './session-fs.ts';
+import { stepIndexOf } from './step-index.ts';
 import type { StepRange, TranscriptLine, TranscriptName, TranscriptRead } from './types.ts';
 
 export type { StepRange, TranscriptLine, TranscriptRead } from './types.ts';
@@ -26,13 +27,6 @@ export const MAIN = {
 /** Every transcript, highest tier first (the merge's order of precedence). */
 export const TRANSCRIPTS: readonly TranscriptName[] = ['full', 'compact', 'overview'];
 
-/** A line's valid `step_index`, or undefined. */
-function stepIndexOf(line: TranscriptLine): number | undefined {
-  const v = line.value;
-  const index = typeof v === 'object' && v !== null ? (v as { step_index?: unknown }).step_index : undefined;
-  const n = typeof index === 'number' ? index : typeof index === 'string' && /^\d+$/.test(index) ? Number(index) : NaN;
-  return Number.isInteger(n) && n >= 0 ? n : undefined;
-}
 
 /** Follows the lowest and highest valid `step_index` of the lines it is shown: a file's one window. */
 export class CoverageTracker {
@@ -40,7 +34,7 @@ export class CoverageTracker {
   #to = -Infinity;
   /** Take one line into account. */
   see(line: TranscriptLine): void {
-    const n = stepIndexOf(line);
+    const n = stepIndexOf(line.value);
     if (n === undefined) return;
     if (n < this.#from) this.#from = n;
     if (n > this.#to) this.#to = n;

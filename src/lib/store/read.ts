@@ -17,7 +17,7 @@ import type { SafeEntry, SessionSource } from '../brain/session-fs.ts';
 import { MAIN } from '../brain/transcripts.ts';
 import type { ArtifactVersion, Problem, Session, SessionRef, StepRange, TranscriptLine } from '../brain/types.ts';
 import { identityKey, unionOrder } from './lines.ts';
-import { openStore } from './schema.ts';
+import { SAFE_RANGE, asStoreError, openStore } from './schema.ts';
 
 /** A session as one or more stores hold it, before it is read. */
 export interface StoredSessionInfo {
@@ -68,7 +68,17 @@ export function listStoredSessions(stores: readonly string[]): StoredSessionInfo
   const byId = new Map<string, Array<{ store: string; row: SessionRow; bytes: number }>>();
   for (const store of stores) {
     const db = storeDb(store);
-    const rows = db.prepare('SELECT * FROM sessions').all() as unknown as SessionRow[];
+    let rows: SessionRow[];
+    try {
+      rows = db.prepare('SELECT * FROM sessions').all() as unknown as SessionRow[];
+    } catch (error) {
+      // A damaged store: a message and a hint, not a stack trace.
+      throw asStoreError(error, store) ?? error;
+    }
+    // A damaged page can read back as NULLs rather than fail (seen with zeroed pages): the same message.
+    if (rows.some((r) => typeof r.id !== 'string' || typeof r.dir !== 'string' || typeof r.root !== 'string')) {
+      throw asStoreError(Object.assign(new Error('a session row holds no id or folder'), { errcode: 11 }), store) as Error;
+    }
     for (const row of rows) {
       const list = byId.get(row.id) ?? [];
       list.push({ store, row, bytes: row.bytes });
@@ -178,7 +188,7 @@ function storedCoverage(dbs: DatabaseSync[], id: string, transcript: 'compact' |
   for (const db of dbs) {
     out.push(
       ...(db
-        .prepare('SELECT first_index AS "from", last_index AS "to" FROM coverage WHERE session_id = ? AND transcript = ?')
+        .prepare(`SELECT first_index AS "from", last_index AS "to" FROM coverage WHERE session_id = ? AND transcript = ? ${SAFE_RANGE}`)
         .all(id, transcript) as unknown as StepRange[]),
     );
   }

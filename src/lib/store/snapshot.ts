@@ -20,6 +20,7 @@ import type { TranscriptLine } from '../brain/chunks.ts';
 import { searchedRoot } from '../brain/discover.ts';
 import type { Discovery, Problem, SessionRef } from '../brain/types.ts';
 import { identitiesOf, identityKey, unionOrder, type LineIdentity } from './lines.ts';
+import { SAFE_RANGE, asStoreError } from './schema.ts';
 
 /** Sessions listed and read at once by `snapshotAll` (I/O bound; more only raises the memory held). */
 export const SNAPSHOT_CONCURRENCY = 4;
@@ -43,8 +44,11 @@ export function transcriptOfFile(rel: string): 'compact' | 'full' | undefined {
 /** What one session's snapshot kept. */
 export interface SessionSnapshot {
   id: string;
-  /** `new`: first snapshot; `changed`: something was added or went from disk; `unchanged`: nothing written. */
-  status: 'new' | 'changed' | 'unchanged';
+  /**
+   * `new`: first snapshot; `changed`: something was added or went from disk; `unchanged`: nothing written;
+   * `failed`: its data made the snapshot fail, the store keeps what it held (the problem says why).
+   */
+  status: 'new' | 'changed' | 'unchanged' | 'failed';
   /** Files whose size or mtime changed, read this time. */
   filesRead: number;
   /** Transcript lines new to the store. */
@@ -346,11 +350,14 @@ function storeTranscript(
 
 /** Join `ranges` into the transcript's stored coverage (kept disjoint: overlapping or touching ranges merge). */
 function addCoverage(db: DatabaseSync, sessionId: string, transcript: 'compact' | 'full', ranges: StepRange[]): void {
-  if (ranges.length === 0) return;
+  // A checked conversion: only whole numbers the INTEGER column and a JavaScript number both hold (the reader
+  // refuses others, `step-index.ts`); rows an older snapshot stored out of range are dropped on the way.
+  const safe = (r: StepRange): boolean => Number.isSafeInteger(r.from) && Number.isSafeInteger(r.to) && r.from >= 0 && r.from <= r.to;
+  if (!ranges.some(safe)) return;
   const rows = db
-    .prepare('SELECT first_index AS "from", last_index AS "to" FROM coverage WHERE session_id = ? AND transcript = ?')
+    .prepare(`SELECT first_index AS "from", last_index AS "to" FROM coverage WHERE session_id = ? AND transcript = ? ${SAFE_RANGE}`)
     .all(sessionId, transcript) as unknown as StepRange[];
-  const all = [...rows, ...ranges].sort((a, b) => a.from - b.from);
+  const all = [...rows, ...ranges].filter(safe).sort((a, b) => a.from - b.from);
   const merged: StepRange[] = [];
   for (const r of all) {
     const last = merged[merged.length - 1];
@@ -360,6 +367,46 @@ function addCoverage(db: DatabaseSync, sessionId: string, transcript: 'compact' 
   db.prepare('DELETE FROM coverage WHERE session_id = ? AND transcript = ?').run(sessionId, transcript);
   const insert = db.prepare('INSERT INTO coverage (session_id, transcript, first_index, last_index) VALUES (?, ?, ?, ?)');
   for (const r of merged) insert.run(sessionId, transcript, r.from, r.to);
+}
+
+/**
+ * Snapshot one session; when its data makes the snapshot fail (not the store: that throws a `StoreError` and stops
+ * the run), the session is left as stored before and the failure is a problem of it. One line of one session
+ * (`{"step_index":1e20}`) once stopped a run at that session, leaving the others of the run unstored.
+ */
+async function snapshotOrProblem(db: DatabaseSync, ref: SessionRef): Promise<SessionSnapshot> {
+  try {
+    return await snapshotSession(db, ref);
+  } catch (error) {
+    const stop = asStoreError(error, db.location() ?? 'in memory');
+    if (stop) throw stop;
+    const problem: Problem = {
+      kind: 'unreadable',
+      sessionId: ref.id,
+      file: '.',
+      message: `This snapshot of the session failed (${String(error instanceof Error ? error.message : error)}); the store keeps what it held before, and the next snapshot tries again.`,
+    };
+    recordFailure(db, ref, problem);
+    return { id: ref.id, status: 'failed', filesRead: 0, linesAdded: 0, linesGone: 0, versionsAdded: 0, filesGone: 0, bytesAdded: 0, problems: [problem] };
+  }
+}
+
+/** Keep a failed snapshot's problem with the session (when the store holds it), so the site's report lists it. */
+function recordFailure(db: DatabaseSync, ref: SessionRef, problem: Problem): void {
+  try {
+    if (!db.prepare('SELECT 1 AS x FROM sessions WHERE id = ?').get(ref.id)) return;
+    db.prepare('DELETE FROM problems WHERE session_id = ? AND kind = ? AND file = ? AND message = ?').run(ref.id, problem.kind, problem.file, problem.message);
+    db.prepare('INSERT INTO problems (session_id, kind, file, line, message, seen_at) VALUES (?, ?, ?, NULL, ?, ?)').run(
+      ref.id,
+      problem.kind,
+      problem.file,
+      problem.message,
+      new Date().toISOString(),
+    );
+  } catch (error) {
+    const stop = asStoreError(error, db.location() ?? 'in memory');
+    if (stop) throw stop;
+  }
 }
 
 /**
@@ -379,7 +426,7 @@ export async function snapshotAll(
   await Promise.all(
     discovery.sessions.map((ref, i) =>
       limit(async () => {
-        const s = await snapshotSession(db, ref);
+        const s = await snapshotOrProblem(db, ref);
         sessions[i] = s;
         onSession(s);
       }),
@@ -457,6 +504,10 @@ export function describeSessions(summary: SnapshotSummary): string[] {
     if (s.linesGone > 0) parts.push(`${plural(s.linesGone, 'line')} no longer on disk (kept)`);
     if (s.filesGone > 0) parts.push(`${plural(s.filesGone, 'file')} no longer on disk (kept)`);
     if (s.problems.length > 0) parts.push(`${plural(s.problems.length, 'problem')}`);
+    if (s.status === 'failed') {
+      out.push(`  ${s.status.padEnd(9)} ${s.id.slice(0, 8)}  ${s.problems[0]?.message ?? 'not stored this time'}`);
+      continue;
+    }
     out.push(`  ${s.status.padEnd(9)} ${s.id.slice(0, 8)}  ${parts.join(', ')}`);
   }
   for (const id of summary.goneNow) out.push(`  ${'gone'.padEnd(9)} ${id.slice(0, 8)}  folder no longer on disk; kept, marked`);
@@ -470,7 +521,7 @@ export function describeRun(summary: SnapshotSummary, totals: StoreTotals): stri
   const versions = summary.sessions.reduce((n, s) => n + s.versionsAdded, 0);
   return (
     `archive: ${plural(summary.sessions.length, 'session')} on disk (${count('new')} new, ${count('changed')} changed, ` +
-    `${count('unchanged')} unchanged): +${plural(added, 'record')}, +${plural(versions, 'file version')} in ` +
+    `${count('unchanged')} unchanged${count('failed') > 0 ? `, ${count('failed')} FAILED: see above` : ''}): +${plural(added, 'record')}, +${plural(versions, 'file version')} in ` +
     `${(summary.ms / 1000).toFixed(1)} s. Kept though no longer on disk: ${plural(totals.linesGone, 'record')}, ` +
     `${plural(totals.filesGone, 'file')}, ${plural(totals.sessionsGone, 'session')}.`
   );
