@@ -19,7 +19,7 @@ import { snapshotPhase } from '../src/lib/archive/snapshot-phase.ts';
 // Not the store's index: `manage.ts` (export, forget) loads the redactor and secretlint, which a snapshot from cron
 // every few minutes does not need (it is imported when --export or --forget asks for it).
 import { storePathFromEnv } from '../src/lib/store/location.ts';
-import { StoreError, openStore } from '../src/lib/store/schema.ts';
+import { diagnoseStoreFailure, openStore } from '../src/lib/store/schema.ts';
 import { describeSessions, snapshotSession } from '../src/lib/store/snapshot.ts';
 
 /** How long a session must be quiet before a watched snapshot (Antigravity writes a step as several appends). */
@@ -70,7 +70,8 @@ try {
     if (args.watch) await watchRoots(store);
   }
 } catch (error) {
-  if (error instanceof StoreError) fail(error.message, 2);
+  const stop = diagnoseStoreFailure(error, store);
+  if (stop) fail(stop.message, 2);
   throw error;
 }
 

@@ -183,7 +183,7 @@ describe('a store that is not ours', () => {
         env: { ...process.env, GEMINI_HOME: home, BRAIN_ROOTS: '', ARCHIVE_STORE: foreign, ARCHIVE_OUT_DIR: path.join(dir, 'dist'), ARCHIVE_CACHE_DIR: path.join(dir, 'cache') },
       }, (error, stdout, stderr) => resolve({ code: error ? (error.code as number) : 0, out: `${stdout}${stderr}` }));
     });
-    expect(build.code).toBe(1);
+    expect(build.code).toBe(2);
     expect(build.out).toMatch(/not an agy-archive store.*\nHint: /s);
     expect(readFileSync(foreign).equals(before)).toBe(true);
     expect(existsSync(path.join(dir, 'dist', 'index.html'))).toBe(false);

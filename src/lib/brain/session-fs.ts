@@ -126,6 +126,16 @@ async function resolveInside(sfs: SessionFs, rel: string): Promise<string | unde
   }
 }
 
+/** Whether `abs` can be found by its name as decoded (false for a name whose bytes are not UTF-8). */
+async function existsByName(abs: string): Promise<boolean> {
+  try {
+    await fs.lstat(abs);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** List a folder inside the session; missing folder = empty list. Symlinks are checked and followed only inside. */
 export async function listDir(sfs: SessionFs, rel: string): Promise<SafeEntry[]> {
   if (sfs.source) return sfs.source.list(rel);
@@ -147,6 +157,17 @@ export async function listDir(sfs: SessionFs, rel: string): Promise<SafeEntry[]>
   const out: SafeEntry[] = [];
   for (const d of dirents) {
     const childRel = rel === '.' ? d.name : `${rel}/${d.name}`;
+    if (d.name.includes('\uFFFD') && !(await existsByName(path.join(abs, d.name)))) {
+      // A name whose bytes are not UTF-8 comes back with U+FFFD in it and cannot be opened by that name: once
+      // skipped without a word.
+      sfs.problems.push({
+        kind: 'unreadable',
+        sessionId: sfs.sessionId,
+        file: childRel,
+        message: `A name in ${rel === '.' ? 'the session folder' : rel} is not UTF-8 (shown as ${JSON.stringify(d.name)}); it cannot be read by that name and is left out.`,
+      });
+      continue;
+    }
     if (d.isFile()) out.push({ name: d.name, rel: childRel, kind: 'file', plain: true });
     else if (d.isDirectory()) out.push({ name: d.name, rel: childRel, kind: 'dir', plain: true });
     else if (d.isSymbolicLink()) {

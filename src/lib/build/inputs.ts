@@ -3,7 +3,8 @@
  * GEMINI_HOME (a file, a missing or empty folder) finds no brain folder, and the build falls back to the demo
  * archive; that once replaced a real archive already in the out dir, with exit code 0.
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, opendirSync, readdirSync } from 'node:fs';
+import path from 'node:path';
 import { resolveArchiveInputs, type ArchiveInputs } from '../archive/inputs.ts';
 import { readSiteMark } from '../archive/incremental.ts';
 import type { BuildContext } from './context.ts';
@@ -39,10 +40,41 @@ export function refuseDemoOverArchive(inputs: ArchiveInputs, liveDir: string): v
   );
 }
 
+/** Whether the site in `dir` has a page of at least one session (one entry read, however many it has). */
+function holdsSessions(dir: string): boolean {
+  try {
+    const sessions = opendirSync(path.join(dir, 'sessions'));
+    try {
+      return sessions.readSync() !== null;
+    } finally {
+      sessions.closeSync();
+    }
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Never let a build that found no session replace an archive that has some: brain folders that hold nothing (a
+ * fresh `~/.gemini`, `BRAIN_ROOTS` naming the wrong folders) with a store that never held the archive's sessions
+ * once published an empty site over a real one, with exit code 0. Throws a `BuildStop` (exit code 1).
+ */
+export function refuseEmptyOverArchive(inputs: ArchiveInputs, liveDir: string): void {
+  if (inputs.isDemo || inputs.discovery.sessions.length > 0) return;
+  if (outDirHolds(liveDir) !== 'archive' || !holdsSessions(liveDir)) return;
+  throw new BuildStop(
+    `No session found (${inputs.description}: ${inputs.discovery.roots.length} brain folder(s), none holding a session, ` +
+      `and no archive store holding one), and ${liveDir} holds an archive with sessions: nothing was built, and it was left as it was.`,
+    'check GEMINI_HOME, BRAIN_ROOTS and ARCHIVE_STORE (the store that holds your sessions); if every session really is gone, ' +
+      `delete ${liveDir} and build again.`,
+  );
+}
+
 /** Resolve the build's inputs (quietly: the render process's loader says the same again) and check them. */
 export async function readBuildInputs(ctx: BuildContext): Promise<ArchiveInputs> {
   const quiet = { info: () => {}, warn: () => {} };
   const inputs = await resolveArchiveInputs(ctx.projectRoot, ctx.env, quiet);
   refuseDemoOverArchive(inputs, ctx.folders.live);
+  refuseEmptyOverArchive(inputs, ctx.folders.live);
   return inputs;
 }

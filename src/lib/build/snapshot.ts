@@ -9,7 +9,8 @@
  */
 import path from 'node:path';
 import { snapshotPhase } from '../archive/snapshot-phase.ts';
-import { StoreError } from '../store/schema.ts';
+import { storePathFromEnv } from '../store/location.ts';
+import { StoreError, diagnoseStoreFailure } from '../store/schema.ts';
 import type { BuildContext } from './context.ts';
 import { BuildStop } from './stop.ts';
 
@@ -27,7 +28,15 @@ export async function snapshotArchive(ctx: BuildContext): Promise<void> {
     const outcome = await snapshotPhase(ctx.env, { info: (m) => console.log(m), warn: (m) => console.warn(m) });
     if ('skipped' in outcome) console.log(`snapshot: ${outcome.skipped}`);
   } catch (error) {
-    if (!(error instanceof StoreError)) throw error;
-    throw new BuildStop(error.message.split('\nHint: ')[0] as string, error.hint, { exitCode: STORE_EXIT_CODE, cause: error });
+    const file = ((): string | undefined => {
+      try {
+        return storePathFromEnv(ctx.env);
+      } catch {
+        return undefined;
+      }
+    })();
+    const stop = file ? diagnoseStoreFailure(error, file) : error;
+    if (!(stop instanceof StoreError)) throw error;
+    throw new BuildStop(stop.message.split('\nHint: ')[0] as string, stop.hint, { exitCode: STORE_EXIT_CODE, cause: error });
   }
 }

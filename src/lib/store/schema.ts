@@ -192,6 +192,37 @@ export function asStoreError(error: unknown, file: string): StoreError | undefin
   );
 }
 
+/** Stores already checked by `diagnoseStoreFailure` in this process, and whether they passed. */
+const checked = new Map<string, boolean>();
+
+/**
+ * After an error while using the store at `file` that `asStoreError` does not name: whether the store is damaged
+ * (`PRAGMA quick_check`, run once per store and process, only on this error path: it reads every page). A damaged
+ * page can read back as NULLs rather than fail, which then broke code far from the store with a TypeError.
+ */
+export function diagnoseStoreFailure(error: unknown, file: string): StoreError | undefined {
+  const known = asStoreError(error, file);
+  if (known) return known;
+  let healthy = checked.get(file);
+  if (healthy === undefined) {
+    try {
+      const db = new DatabaseSync(file, { readOnly: true, timeout: BUSY_TIMEOUT_MS });
+      try {
+        healthy = (db.prepare('PRAGMA quick_check(1)').get() as { quick_check?: string } | undefined)?.quick_check === 'ok';
+      } finally {
+        db.close();
+      }
+    } catch (checkError) {
+      const stop = asStoreError(checkError, file);
+      if (stop) return stop;
+      healthy = false;
+    }
+    checked.set(file, healthy);
+  }
+  if (healthy) return undefined;
+  return asStoreError(Object.assign(new Error(`PRAGMA quick_check failed after: ${(error as Error)?.message ?? String(error)}`), { errcode: 11 }), file);
+}
+
 const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
 
 /** True when the file starts with SQLite's header (read before SQLite is let near it). */

@@ -20,7 +20,7 @@ import type { TranscriptLine } from '../brain/chunks.ts';
 import { searchedRoot } from '../brain/discover.ts';
 import type { Discovery, Problem, SessionRef } from '../brain/types.ts';
 import { identitiesOf, identityKey, unionOrder, type LineIdentity } from './lines.ts';
-import { SAFE_RANGE, asStoreError } from './schema.ts';
+import { SAFE_RANGE, asStoreError, diagnoseStoreFailure } from './schema.ts';
 
 /** Sessions listed and read at once by `snapshotAll` (I/O bound; more only raises the memory held). */
 export const SNAPSHOT_CONCURRENCY = 4;
@@ -378,7 +378,8 @@ async function snapshotOrProblem(db: DatabaseSync, ref: SessionRef): Promise<Ses
   try {
     return await snapshotSession(db, ref);
   } catch (error) {
-    const stop = asStoreError(error, db.location() ?? 'in memory');
+    const file = db.location();
+    const stop = file ? diagnoseStoreFailure(error, file) : asStoreError(error, 'in memory');
     if (stop) throw stop;
     const problem: Problem = {
       kind: 'unreadable',
