@@ -6,11 +6,12 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { discoverSessions, readSession } from '../../src/lib/brain/index.ts';
-import { failureMessage, failureLine, isErrorStep, sessionFailureCounts, sessionTurns } from '../../src/lib/turns/index.ts';
+import { callFailureMessage, failureMessage, failureLine, isErrorStep, sessionFailureCounts, sessionTurns } from '../../src/lib/turns/index.ts';
 import { projectRoot, readCase } from '../brain/helpers.ts';
 import { summariseSession } from '../../src/lib/archive/summarise.ts';
 import { errorCounts, errorGroups } from '../../src/lib/audit/lists.ts';
 
+const erasHome = [path.resolve(projectRoot, '../shared/real-eras/gemini'), path.resolve(projectRoot, '../../shared/real-eras/gemini')].find((p) => existsSync(p));
 const realHome = [path.resolve(projectRoot, '../shared/real-brains/gemini'), path.resolve(projectRoot, '../../shared/real-brains/gemini')].find((p) => existsSync(p));
 
 describe('failures on the step-errors case', async () => {
@@ -154,5 +155,22 @@ describe.skipIf(!realHome)('failures on the real sessions', async () => {
         ],
       }
     `);
+  });
+});
+
+describe.skipIf(!erasHome)('failure messages on the other eras (real-eras)', async () => {
+  const d = erasHome ? await discoverSessions({ geminiHome: erasHome }) : { sessions: [] };
+  const sessions = await Promise.all(d.sessions.map((ref) => readSession(ref)));
+
+  it("says why a PowerShell command failed in the user's language, and never prints the Stdout/Stderr labels", () => {
+    const s = sessions.find((x) => x.id.startsWith('3adf6725'));
+    if (!s) throw new Error('no 3adf6725');
+    const failed = sessionTurns(s).calls.filter((c) => c.outcome.status === 'failed');
+    expect(failed.map((c) => callFailureMessage(c))).toEqual([
+      // The record's message, not its location, command echo or CategoryInfo lines (CRLF output, Spanish).
+      expect.stringMatching(/^godot : El t.rmino 'godot' no se reconoce como nombre de un cmdlet[^]*nuevo\.$/),
+      // A background command whose final output was two empty blocks.
+      'exit code 1 (in the background; its output is in its task log)',
+    ]);
   });
 });

@@ -188,22 +188,41 @@ function commandMessage(body: string, file: Step['output']): string | undefined 
   const cmd = readCommandText(body);
   if (cmd.state !== 'done' || cmd.exitCode === undefined || cmd.exitCode === 0) return undefined;
   const cutShort = CUT_MARK.test(cmd.output);
-  const out = cutShort && file && !file.duplicateOfContent ? file.text : cmd.output.replace(CUT_MARK, '');
-  const stderr = /(?:^|\n)Stderr:\r?\n([\s\S]*)$/.exec(out)?.[1];
-  const stdout = /(?:^|\n)Stdout:\r?\n([\s\S]*?)(?:\n[ \t]*Stderr:|$)/.exec(out)?.[1];
-  const printed = stderr?.trim() ? stderr : (stdout ?? (stderr === undefined ? out : ''));
-  return outputFailureMessage(printed);
+  return outputFailureMessage(cutShort && file && !file.duplicateOfContent ? file.text : cmd.output.replace(CUT_MARK, ''));
 }
 
 /**
  * Why a command failed, from what it printed: the last error it names with the lines after it, else its last
  * lines. Used for a command's result and for a background command's final output (its task's end).
  */
-export function outputFailureMessage(printed: string): string | undefined {
+export function outputFailureMessage(output: string): string | undefined {
   // The task-finished message ends with where its log is; that says nothing about why.
-  printed = printed.replace(/^Log: file:\/\/\S*[ \t]*$/gm, '');
-  const tail = errorLines(printed) ?? lastLines(printed, FAILURE_TAIL_LINES);
+  const out = output.replace(/^Log: file:\/\/\S*[ \t]*$/gm, '');
+  // "Stdout:" / "Stderr:" blocks (either may be empty): stderr says why when it says anything.
+  const stderr = /(?:^|\n)[ \t]*Stderr:[ \t]*(?:\r?\n([\s\S]*))?$/.exec(out);
+  const stdout = /(?:^|\n)[ \t]*Stdout:[ \t]*(?:\r?\n([\s\S]*?))?(?=\n[ \t]*Stderr:|$)/.exec(out);
+  const printed = stderr?.[1]?.trim() ? stderr[1] : stdout || stderr ? (stdout?.[1] ?? '') : out;
+  const tail = powerShellError(printed) ?? errorLines(printed) ?? lastLines(printed, FAILURE_TAIL_LINES);
   return tail ? keepEnd(tail, FAILURE_MESSAGE_MAX) : undefined;
+}
+
+/**
+ * A PowerShell error record's own words: the lines before its location line (`At line:1 char:1`, written in the
+ * user's language: `En línea: 1 Carácter: 1`) and the `+ command` / `+ CategoryInfo` lines that follow. The last
+ * record when there are several (real: `node : …` then `npm : …`, 0043a8fc; a Spanish `godot : …`, 3adf6725).
+ */
+function powerShellError(text: string): string | undefined {
+  const lines = text.replace(/\r\n?/g, '\n').split('\n').map((l) => l.replace(/\s+$/, ''));
+  const category = lines.findLastIndex((l) => /^\s*\+ CategoryInfo\s*:/.test(l));
+  if (category < 0) return undefined;
+  // Back over the `+ …` lines (the command, its `~~~` marker, CategoryInfo) to the location line, then the message.
+  let plus = category;
+  while (plus > 0 && /^\s*\+/.test(lines[plus - 1] as string)) plus--;
+  const location = plus - 1;
+  let start = location;
+  while (start > 0 && (lines[start - 1] as string).trim() !== '' && !/FullyQualifiedErrorId/.test(lines[start - 1] as string)) start--;
+  const message = lines.slice(start, location).filter((l) => l.trim() !== '').join('\n');
+  return message || undefined;
 }
 
 /**
