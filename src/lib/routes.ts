@@ -20,6 +20,7 @@ import type { SearchBundle } from './join/join.ts';
 import { urls, useSessionBases } from './urls.ts';
 import type { ArchiveInfo, ArtifactRow, BrowserFileRow, SessionSummary, StepRow, UploadRow } from './archive/schemas.ts';
 import { buildSessionTree, type SessionTree, type TreeInput } from './family/tree.ts';
+import { sessionLinks, type LinkContext } from './render/links.ts';
 
 /** The three session collections, read once: sessions newest first, steps and artifacts grouped by session. */
 interface Collections {
@@ -78,6 +79,20 @@ export async function stepsOf(sessionId: string): Promise<readonly StepRow[]> {
 /** One session's artifacts, in the reader's order. */
 export async function artifactsOf(sessionId: string): Promise<readonly ArtifactRow[]> {
   return (await collections()).artifacts.get(sessionId) ?? [];
+}
+
+const linksBySession = new Map<string, Promise<LinkContext>>();
+
+/** Where links in a session's Markdown lead: its artifacts' pages and published uploads (`render/links.ts`). */
+export function sessionLinksOf(sessionId: string): Promise<LinkContext> {
+  let links = linksBySession.get(sessionId);
+  if (!links) {
+    links = Promise.all([allSessions(), artifactsOf(sessionId)]).then(([sessions, artifacts]) =>
+      sessionLinks({ sessionId, artifacts, uploads: sessions.find((s) => s.id === sessionId)?.uploads ?? [] }),
+    );
+    linksBySession.set(sessionId, links);
+  }
+  return links;
 }
 
 let familyOnce: Promise<readonly TreeInput[]> | undefined;

@@ -46,18 +46,19 @@ describe('renderMarkdown', () => {
     );
     expect(html).not.toMatch(/javascript:|data:|vbscript:/i);
     expect(html).toContain('<a href="https://example.com/x?y=1&#x26;z=2" rel="nofollow noopener noreferrer">ok</a>');
-    expect(html).toContain('<a href="docs/plan.md" rel="nofollow noopener noreferrer">rel</a>');
+    // A relative target leads nowhere on this site: its words, then the target as text (render/links.ts).
+    expect(html).toContain('rel (docs/plan.md)');
     expect(html).toContain('<a href="https://auto.example" rel="nofollow noopener noreferrer">https://auto.example</a>');
     expect(html).toContain('<span class="md-image-removed">[image: pic]</span>');
     expect(html).not.toContain('<img');
   });
 
-  it('turns remote images into links and keeps relative ones', async () => {
+  it('turns remote images into links and shows a relative one as its target', async () => {
     const html = await renderMarkdown('![chart](https://cdn.example/c.png)\n\n![local](media/shot.png)\n\n[![badge](https://x.example/b.svg)](https://x.example)');
     expect(html).toContain(
       '<a href="https://cdn.example/c.png" rel="nofollow noopener noreferrer" class="md-remote-image">[image: chart] https://cdn.example/c.png</a>',
     );
-    expect(html).toContain('<img src="media/shot.png" alt="local" loading="lazy">');
+    expect(html).toContain('[image: local] (media/shot.png)');
     expect(html).toContain('<a href="https://x.example" rel="nofollow noopener noreferrer"><span class="md-remote-image">[image: badge] https://x.example/b.svg</span></a>');
     expect(html).not.toContain('<img src="http');
   });

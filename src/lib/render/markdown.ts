@@ -4,20 +4,30 @@
  * (rehype-sanitize: only http(s)/mailto/relative links, only http(s)/relative images, no `javascript:`, `data:`,
  * `vbscript:`), and only then are links given `rel`, remote images turned into links (the site loads nothing from
  * elsewhere, so a CSP of `'self'` holds), and code fences replaced by highlighted HTML built from the fence's text.
+ *
+ * Before that, every link is decided by `links.ts`: a web link stays, a file of the session's own folder goes to
+ * its archived copy, and any other target (a `file:///` path on the user's machine, a relative path the site does
+ * not publish) becomes the link's words with the target as text: no `<a>` without an `href` leaves this module.
+ * Transcript text (`asWritten`) keeps every backslash and `&…;` as typed: a model writing
+ * `C:\Users\x\.gemini\…` meant the path, not a Markdown escape (every backslash before punctuation in the real
+ * replies and thinking was a path, a JSON escape or LaTeX), while an artifact is a document and renders as one.
  */
 import { createHash } from 'node:crypto';
 import type { Element, ElementContent, Root, RootContent } from 'hast';
+import type { Definition, Nodes as MdastNodes, Parent as MdastParent, PhrasingContent, Root as MdastRoot } from 'mdast';
+import type { VFile } from 'vfile';
 import rehypeSanitize, { defaultSchema, type Options as SanitizeSchema } from 'rehype-sanitize';
 import rehypeStringify from 'rehype-stringify';
 import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
-import { unified } from 'unified';
+import { unified, type Processor } from 'unified';
 import { cacheFile, readCacheFile, writeCacheFile } from './disk-cache.ts';
 import { HIGHLIGHT_VERSION, highlightCode } from './highlight.ts';
+import { linkOutcome, type LinkContext } from './links.ts';
 
 /** Bump when the HTML this module emits changes; with the highlighter's version it keys the caches. */
-export const MARKDOWN_VERSION = 'markdown-1';
+export const MARKDOWN_VERSION = 'markdown-2';
 
 /** GitHub's schema, minus the chat protocols nobody needs here; `class="language-*"` on code is kept for fences. */
 const schema: SanitizeSchema = {
@@ -75,6 +85,12 @@ function rehypeArchive() {
           }
         }
         if (child.tagName === 'a') {
+          if (typeof child.properties.href !== 'string' || child.properties.href === '') {
+            // remarkLinks decided every link the text wrote; one the sanitiser still emptied is shown as its words.
+            replace({ type: 'element', tagName: 'span', properties: { className: ['md-link-text'] }, children: child.children });
+            visit(child, insideLink);
+            return;
+          }
           child.properties.rel = LINK_REL;
         }
         if (child.tagName === 'img') {
@@ -110,6 +126,97 @@ function rehypeArchive() {
   };
 }
 
+/** The link context a `renderMarkdown` call passed, carried on the file so one processor serves every session. */
+interface RenderData {
+  links?: LinkContext;
+}
+
+function plainText(node: MdastNodes): string {
+  if ('value' in node && typeof node.value === 'string') return node.value;
+  if ('children' in node) return (node.children as MdastNodes[]).map(plainText).join('');
+  return '';
+}
+
+/**
+ * Decides every link and image of the text (links.ts): web targets stay, session files point at their archived
+ * copy, anything else becomes the words followed by ` (target)`. Reference links are resolved against their
+ * definitions first, so `[plan][1]` is decided like `[plan](…)`.
+ */
+function remarkLinks() {
+  return (tree: MdastRoot, file: VFile): void => {
+    const links = (file.data as RenderData).links;
+    const definitions = new Map<string, Definition>();
+    const collect = (node: MdastNodes): void => {
+      if (node.type === 'definition') definitions.set(node.identifier.toLowerCase(), node);
+      if ('children' in node) for (const c of node.children as MdastNodes[]) collect(c);
+    };
+    collect(tree);
+    const visit = (parent: MdastParent): void => {
+      const out: MdastNodes[] = [];
+      for (const child of parent.children as MdastNodes[]) {
+        let node = child;
+        if (node.type === 'linkReference' || node.type === 'imageReference') {
+          const def = definitions.get(node.identifier.toLowerCase());
+          if (def) {
+            node =
+              node.type === 'linkReference'
+                ? { type: 'link', url: def.url, title: def.title ?? null, children: node.children, position: node.position }
+                : { type: 'image', url: def.url, title: def.title ?? null, alt: node.alt ?? '', position: node.position };
+          }
+        }
+        if (node.type === 'link') {
+          const outcome = linkOutcome(node.url, links);
+          if ('href' in outcome) {
+            node.url = outcome.href;
+          } else {
+            visit(node);
+            const words = plainText(node).trim();
+            out.push(...(node.children as MdastNodes[]));
+            if ('text' in outcome && words !== outcome.text.trim()) out.push({ type: 'text', value: `${words === '' ? '' : ' '}(${outcome.text})` });
+            continue;
+          }
+        }
+        if (node.type === 'image') {
+          const remote = /^https?:/i.test(node.url.trim());
+          const outcome = remote ? undefined : linkOutcome(node.url, links);
+          if (outcome && 'href' in outcome) node.url = outcome.href;
+          // An unsafe source is emptied: rehypeArchive says an image was here, without its target.
+          else if (outcome && 'removed' in outcome) node.url = '';
+          else if (outcome) {
+            out.push({ type: 'text', value: `[image${node.alt ? `: ${node.alt}` : ''}] (${outcome.text})` } satisfies PhrasingContent);
+            continue;
+          }
+        }
+        if ('children' in node) visit(node as MdastParent);
+        out.push(node);
+      }
+      (parent as { children: MdastNodes[] }).children = out;
+    };
+    visit(tree);
+  };
+}
+
+/**
+ * Keeps what the writer typed: a backslash escape still escapes (`\_x\_` is not emphasis) but keeps its backslash
+ * in the text, and character references are not decoded (`&lt;` shows as `&lt;`). Code spans, link destinations and
+ * hard line breaks (`\` at a line's end) are other constructs and work as before.
+ */
+function remarkAsWritten(this: Processor) {
+  const data = this.data();
+  (data.micromarkExtensions ??= []).push({ disable: { null: ['characterReference'] } });
+  (data.fromMarkdownExtensions ??= []).push({
+    exit: {
+      // mdast-util-from-markdown's own handler for the escaped character, with the backslash put back.
+      characterEscapeValue(token) {
+        const tail = this.stack.pop() as { value: string; position?: { end: unknown } } | undefined;
+        if (!tail) return;
+        tail.value += `\\${this.sliceSerialize(token)}`;
+        if (tail.position) tail.position.end = { line: token.end.line, column: token.end.column, offset: token.end.offset };
+      },
+    },
+  });
+}
+
 const HEADING = /^h([1-6])$/;
 
 /**
@@ -141,13 +248,13 @@ function rehypeHeadingsFrom(from: number) {
   };
 }
 
-/** Built once per heading level: unified processors are reusable, and building one per document is a measurable cost at 100k steps. */
-const processors = new Map<number, ReturnType<typeof buildProcessor>>();
+/** Built once per heading level and mode: unified processors are reusable, and building one per document is a measurable cost at 100k steps. */
+const processors = new Map<string, ReturnType<typeof buildProcessor>>();
 
-function buildProcessor(headingsFrom: number) {
-  const base = unified()
-    .use(remarkParse)
-    .use(remarkGfm)
+function buildProcessor(headingsFrom: number, asWritten: boolean) {
+  const parser = unified().use(remarkParse).use(remarkGfm);
+  const base = (asWritten ? parser.use(remarkAsWritten) : parser)
+    .use(remarkLinks)
     .use(remarkRehype, { allowDangerousHtml: false })
     .use(rehypeSanitize, schema)
     .use(rehypeArchive);
@@ -156,13 +263,24 @@ function buildProcessor(headingsFrom: number) {
   return (headingsFrom > 1 ? base.use(rehypeHeadingsFrom, headingsFrom) : base).use(rehypeStringify, { allowDangerousHtml: true }).freeze();
 }
 
-function processorFor(headingsFrom: number): ReturnType<typeof buildProcessor> {
-  let p = processors.get(headingsFrom);
+function processorFor(headingsFrom: number, asWritten: boolean): ReturnType<typeof buildProcessor> {
+  const key = `${headingsFrom}${asWritten ? 'w' : ''}`;
+  let p = processors.get(key);
   if (!p) {
-    p = buildProcessor(headingsFrom);
-    processors.set(headingsFrom, p);
+    p = buildProcessor(headingsFrom, asWritten);
+    processors.set(key, p);
   }
   return p;
+}
+
+/** How `renderMarkdown` renders one text. */
+export interface MarkdownOptions {
+  /** The level a `#` heading becomes (default 1, as written), for text shown under a page's headings. */
+  headingsFrom?: number;
+  /** Keep every backslash and character reference as typed (transcript text); artifacts leave it off. */
+  asWritten?: boolean;
+  /** The session whose files a link may name (links.ts); without it every non-web link becomes text. */
+  links?: LinkContext;
 }
 
 const cache = new Map<string, string>();
@@ -179,13 +297,15 @@ export function clearMarkdownCache(): void {
  * `text` as safe HTML: GFM (tables, task lists, strikethrough, autolinks, footnotes), raw HTML removed, unsafe URLs
  * dropped, links `rel="nofollow noopener noreferrer"`, remote images shown as links, fenced code highlighted.
  * Results are cached by content hash in memory (bounded) and on disk under `$ARCHIVE_CACHE_DIR/markdown`.
- * `headingsFrom` is the level a `#` heading becomes (default 1, as written), for text shown under a page's headings.
+ See `MarkdownOptions` for headings, backslashes and links.
  */
-export async function renderMarkdown(text: string, options: { headingsFrom?: number } = {}): Promise<string> {
+export async function renderMarkdown(text: string, options: MarkdownOptions = {}): Promise<string> {
   if (typeof text !== 'string' || text.trim() === '') return '';
   const headingsFrom = Math.max(1, Math.min(6, Math.trunc(options.headingsFrom ?? 1)));
+  const asWritten = options.asWritten === true;
   const key = createHash('sha256')
-    .update(`${MARKDOWN_VERSION}\0${HIGHLIGHT_VERSION}\0${headingsFrom > 1 ? `ranked2-h${headingsFrom}\0` : ''}`)
+    .update(`${MARKDOWN_VERSION}\0${HIGHLIGHT_VERSION}\0${headingsFrom > 1 ? `ranked2-h${headingsFrom}\0` : ''}${asWritten ? 'as-written\0' : ''}`)
+    .update(`${options.links?.key ?? ''}\0`)
     .update(text)
     .digest('hex');
   const hit = cache.get(key);
@@ -197,7 +317,7 @@ export async function renderMarkdown(text: string, options: { headingsFrom?: num
   const file = cacheFile('markdown', key, 'html');
   let html = await readCacheFile(file);
   if (html === undefined) {
-    html = String(await processorFor(headingsFrom).process(text));
+    html = String(await processorFor(headingsFrom, asWritten).process({ value: text, data: { links: options.links } satisfies RenderData }));
     await writeCacheFile(file, html);
   }
   if (html.length + text.length < CACHE_CHARS / 8) {
