@@ -1,0 +1,109 @@
+/**
+ * What a step page is called: a title that says what happened (`Step 37 · run_command python -m http.server 8080 ·
+ * exit 1`, `Step 12 · User: make the header sticky`, `Step 40 · Reply: Done, the tests pass`) instead of the record
+ * type's enum (`PLANNER_RESPONSE · step 37`), and the record type by a human name for its badge. Pure: the facts
+ * come from the turn builder (the call a result answers, the calls a step made, the timeline row's summary).
+ */
+import { meaningfulLine, requestText } from '../turns/text.ts';
+
+/** Longest headline in a title (characters); the page shows the whole text below. */
+export const HEADLINE_MAX = 110;
+
+/** The record types seen in real transcripts (SURVEY.md's (source, type) table), by a human name. */
+const STEP_TYPES: Record<string, string> = {
+  USER_INPUT: 'User input',
+  PLANNER_RESPONSE: 'Model reply',
+  CHECKPOINT: 'Checkpoint',
+  SYSTEM_MESSAGE: 'System message',
+  EPHEMERAL_MESSAGE: 'Ephemeral message',
+  ERROR_MESSAGE: 'Error',
+  CONVERSATION_HISTORY: 'Conversation history',
+  KNOWLEDGE_ARTIFACTS: 'Knowledge items',
+  RUN_COMMAND: 'Command result',
+  COMMAND_STATUS: 'Command status',
+  VIEW_FILE: 'File view',
+  CODE_ACTION: 'File edit',
+  LIST_DIRECTORY: 'Directory listing',
+  GREP_SEARCH: 'Text search',
+  FIND: 'File search',
+  FIND_BY_NAME: 'File search',
+  CODE_SEARCH: 'Code search',
+  MCP_TOOL: 'MCP tool result',
+  SEARCH_WEB: 'Web search',
+  READ_URL_CONTENT: 'Web page',
+  GENERATE_IMAGE: 'Image generation',
+  ASK_QUESTION: 'Question',
+  GENERIC: 'Tool result',
+};
+
+/**
+ * `RUN_COMMAND` → `Command result`. A type not known here still reads as words (`BROWSER_ACTION` → `Browser
+ * action`): Antigravity adds types, and the enum stays in the badge's title and the raw record.
+ */
+export function stepTypeLabel(type: string): string {
+  const known = STEP_TYPES[type];
+  if (known) return known;
+  const words = type.replace(/_+/g, ' ').trim().toLowerCase();
+  return words ? words[0]!.toUpperCase() + words.slice(1) : type;
+}
+
+/** A call as the headline needs it: the tool's name and the outcome's one line (`python x.py · exit 1`). */
+interface CallLine {
+  name: string;
+  outcome: { line: string };
+}
+
+/** What the headline is made from. */
+export interface StepHeadlineInput {
+  type: string;
+  /** The timeline row's one line (`StepView.summary`). */
+  summary?: string;
+  content?: string;
+  thinking?: string;
+  /** The call this step answers, when it is a result. */
+  answers?: CallLine;
+  /** The calls this step made. */
+  made?: readonly CallLine[];
+  /** The error's message, when the step is an error. */
+  error?: string;
+}
+
+function cut(text: string, max = HEADLINE_MAX): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > max ? `${line.slice(0, max - 1).trimEnd()}…` : line;
+}
+
+function callHeadline(call: CallLine): string {
+  return `${call.name} ${call.outcome.line}`.trim();
+}
+
+/** What happened at the step, one line without the step number. */
+export function stepHeadline(step: StepHeadlineInput): string {
+  if (step.answers) return cut(callHeadline(step.answers));
+  switch (step.type) {
+    case 'USER_INPUT': {
+      const words = meaningfulLine(requestText(step.content), HEADLINE_MAX);
+      return cut(words ? `User: ${words}` : step.summary || 'User input');
+    }
+    case 'PLANNER_RESPONSE': {
+      const words = meaningfulLine(step.content ?? '', HEADLINE_MAX);
+      if (words) return cut(`Reply: ${words}`);
+      const [first, ...rest] = step.made ?? [];
+      if (first) return cut(`${callHeadline(first)}${rest.length > 0 ? ` (+${rest.length} more)` : ''}`);
+      const thought = meaningfulLine(step.thinking ?? '', HEADLINE_MAX);
+      return cut(thought ? `Thinking: ${thought}` : 'Model reply (empty)');
+    }
+    case 'ERROR_MESSAGE':
+      return cut(`Error: ${(step.error ?? step.summary ?? '').replace(/^Error:?\s*/i, '') || 'no message recorded'}`);
+    default: {
+      if (step.error) return cut(`${stepTypeLabel(step.type)}: ${step.error}`);
+      const line = (step.summary ?? '').replace(/^↳\s*/, '');
+      return cut(line ? (line.toLowerCase().startsWith(stepTypeLabel(step.type).toLowerCase()) ? line : `${stepTypeLabel(step.type)}: ${line}`) : stepTypeLabel(step.type));
+    }
+  }
+}
+
+/** The page's title: `Step 37 · run_command python -m http.server 8080 · exit 1`. */
+export function stepTitle(key: string, step: StepHeadlineInput): string {
+  return `Step ${key} · ${stepHeadline(step)}`;
+}
