@@ -147,6 +147,9 @@ describe('step titles (step-title.ts)', () => {
     expect(stepTitle('5', { type: 'CHECKPOINT', summary: 'Checkpoint 2: Build the page' })).toBe('Step 5 · Checkpoint 2: Build the page');
     expect(stepTitle('6', { type: 'SYSTEM_MESSAGE', summary: 'Task task-5 finished' })).toBe('Step 6 · System message: Task task-5 finished');
     expect(stepTitle('7', { type: 'PLANNER_RESPONSE', content: 'x'.repeat(300) }).length).toBeLessThan(130);
+    // A long command is cut in its middle: how it ended stays in the title.
+    const long = { name: 'run_command', outcome: { line: `python "C:/Users/DATA ENG. OLA/.gemini/antigravity/brain/${'x'.repeat(120)}/scratch/test.py" · exit 1` } };
+    expect(stepTitle('7118', { type: 'RUN_COMMAND', answers: long })).toMatch(/^Step 7118 · run_command python "C:\/Users\/DATA ENG\. OLA\/\.gemini\/.*… · exit 1$/);
     expect(stepTypeLabel('PLANNER_RESPONSE')).toBe('Model reply');
     expect(stepTypeLabel('RUN_COMMAND')).toBe('Command result');
     expect(stepTypeLabel('BROWSER_SUBAGENT_ACTION')).toBe('Browser subagent action');

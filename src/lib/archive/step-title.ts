@@ -73,8 +73,14 @@ function cut(text: string, max = HEADLINE_MAX): string {
   return line.length > max ? `${line.slice(0, max - 1).trimEnd()}…` : line;
 }
 
-function callHeadline(call: CallLine): string {
-  return `${call.name} ${call.outcome.line}`.trim();
+/** `run_command <command> · exit 1`, the command cut in its middle when long so the ending stays in view. */
+function callHeadline(call: CallLine, more = ''): string {
+  const line = `${call.name} ${call.outcome.line}`.replace(/\s+/g, ' ').trim();
+  const at = line.lastIndexOf(' · ');
+  const tail = `${at > 0 ? line.slice(at) : ''}${more}`;
+  const head = at > 0 ? line.slice(0, at) : line;
+  const room = HEADLINE_MAX - tail.length;
+  return room > 20 && head.length > room ? `${head.slice(0, room - 1).trimEnd()}…${tail}` : `${head}${tail}`;
 }
 
 /** What happened at the step, one line without the step number. */
@@ -89,7 +95,7 @@ export function stepHeadline(step: StepHeadlineInput): string {
       const words = meaningfulLine(step.content ?? '', HEADLINE_MAX);
       if (words) return cut(`Reply: ${words}`);
       const [first, ...rest] = step.made ?? [];
-      if (first) return cut(`${callHeadline(first)}${rest.length > 0 ? ` (+${rest.length} more)` : ''}`);
+      if (first) return cut(callHeadline(first, rest.length > 0 ? ` (+${rest.length} more)` : ''));
       const thought = meaningfulLine(step.thinking ?? '', HEADLINE_MAX);
       return cut(thought ? `Thinking: ${thought}` : 'Model reply (empty)');
     }
