@@ -41,6 +41,7 @@ describe('which text is Markdown (text-kind.ts)', () => {
   it('decides each step field by who wrote it', () => {
     const kind = (type: string, source: string, field: Parameters<typeof stepTextKind>[1] = 'content', isResult = false) => stepTextKind({ type, source }, field, isResult);
     expect(kind('USER_INPUT', 'USER_EXPLICIT')).toBe('user');
+    expect(kind('CODE_ACTION', 'USER_EXPLICIT')).toBe('tool-output');
     expect(kind('PLANNER_RESPONSE', 'MODEL')).toBe('model');
     expect(kind('CHECKPOINT', 'SYSTEM')).toBe('model');
     expect(kind('SYSTEM_MESSAGE', 'SYSTEM')).toBe('system');

@@ -62,7 +62,10 @@ export function stepTextKind(step: { type: string; source?: string }, field: Ste
   if (field === 'output' || field === 'content-md') return 'tool-output';
   if (field === 'error') return 'system';
   if (isResult) return 'tool-output';
-  if (step.type === 'USER_INPUT' || (step.source ?? '').startsWith('USER')) return 'user';
+  if (step.type === 'USER_INPUT') return 'user';
+  // The user's own actions in the editor (a file opened, an edit, USER_EXPLICIT VIEW_FILE / CODE_ACTION): what
+  // the editor recorded of them, not words the user typed.
+  if ((step.source ?? '').startsWith('USER')) return 'tool-output';
   if (MODEL_PROSE_TYPES.has(step.type)) return 'model';
   return step.source === 'SYSTEM' ? 'system' : 'tool-output';
 }
