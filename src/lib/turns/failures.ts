@@ -163,7 +163,8 @@ function errorLines(text: string): string | undefined {
     // A run of error lines says it together ("error: cannot pull with rebase: …" / "error: Please commit …").
     let from = i;
     while (from > 0 && i - from < FAILURE_TAIL_LINES - 1 && ERROR_LINE.test(lines[from - 1] as string)) from--;
-    return lines.slice(from, from + FAILURE_TAIL_LINES).join('\n');
+    // Lines of brackets and commas (the end of a JSON error body) say nothing.
+    return lines.slice(from, from + FAILURE_TAIL_LINES).filter((l) => /[\p{L}\p{N}]/u.test(l)).join('\n').trim();
   }
   return undefined;
 }
