@@ -11,7 +11,7 @@ import { discoverSessions, readSession } from '../../src/lib/brain/index.ts';
 import type { Session } from '../../src/lib/brain/types.ts';
 import { projectRoot } from '../helpers/build-site.ts';
 import { sharedBuild, type SharedBuild } from '../helpers/shared-build.ts';
-import { fileForUrl, readPage, textOf } from '../helpers/site-files.ts';
+import { fileForUrl, linksIn, readPage, textOf } from '../helpers/site-files.ts';
 
 /** The shared real sessions: next to the main checkout (`/work/main/../shared`) or to a worktree's folder. */
 const realHome = [path.resolve(projectRoot, '../shared/real-brains/gemini'), path.resolve(projectRoot, '../../shared/real-brains/gemini')].find((p) => existsSync(p)) ?? path.resolve(projectRoot, '../shared/real-brains/gemini');
@@ -115,6 +115,10 @@ describe.skipIf(!existsSync(realHome))('real sessions', () => {
     // The empty-output error of 86033144 is one group with its count, not 28 rows.
     expect(text).toMatch(/model output must contain either output text or tool calls[^]*?\d+ occurrences/);
     expect(text.match(/model output must contain either output text or tool calls, these cannot both be empty/g)?.length).toBe(1);
+    // Every occurrence, first and last seen links to a published step page.
+    const steps = linksIn(html).filter((l) => l.includes('/steps/'));
+    expect(steps.length).toBeGreaterThan(46);
+    for (const l of steps) expect(fileForUrl(build.outDir, l), l).toBeDefined();
     // The failed commands list says why each failed.
     const failed = textOf(readPage(build.outDir, '/audit/commands/failed/') ?? '');
     expect(failed).toContain('IndentationError: unexpected indent');
