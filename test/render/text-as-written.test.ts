@@ -142,6 +142,9 @@ describe('step titles (step-title.ts)', () => {
     expect(stepTitle('36', { type: 'PLANNER_RESPONSE', made: [run] })).toBe('Step 36 · run_command python -m http.server 8080 · exit 1');
     expect(stepTitle('12', { type: 'USER_INPUT', content: '<USER_REQUEST>\nmake the header sticky\nplease\n</USER_REQUEST>\n<ADDITIONAL_METADATA>\nThe current local time is 2026-01-01\n</ADDITIONAL_METADATA>' })).toBe('Step 12 · User: make the header sticky');
     expect(stepTitle('40', { type: 'PLANNER_RESPONSE', content: '## Done\n\nThe tests pass.' })).toBe('Step 40 · Reply: Done');
+    expect(stepTitle('254', { type: 'PLANNER_RESPONSE', content: 'The **System Design Document** (`design.md`) is [here](file:///x/design.md).' })).toBe(
+      'Step 254 · Reply: The System Design Document (design.md) is here.',
+    );
     expect(stepTitle('7091', { type: 'ERROR_MESSAGE', error: 'Error: model output error: model output must contain either output text or tool calls' })).toBe(
       'Step 7091 · Error: model output error: model output must contain either output text or tool calls',
     );

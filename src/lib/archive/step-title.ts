@@ -5,6 +5,7 @@
  * come from the turn builder (the call a result answers, the calls a step made, the timeline row's summary).
  */
 import { meaningfulLine, requestText } from '../turns/text.ts';
+import { plainLine } from '../conversation/summary.ts';
 
 /** Longest headline in a title (characters); the page shows the whole text below. */
 export const HEADLINE_MAX = 110;
@@ -92,11 +93,12 @@ export function stepHeadline(step: StepHeadlineInput): string {
       return cut(words ? `User: ${words}` : step.summary || 'User input');
     }
     case 'PLANNER_RESPONSE': {
-      const words = meaningfulLine(step.content ?? '', HEADLINE_MAX);
+      // The model's Markdown marks off (`design.md`, **bold**, [text](link)): a title is plain text.
+      const words = plainLine(meaningfulLine(step.content ?? '', HEADLINE_MAX * 2));
       if (words) return cut(`Reply: ${words}`);
       const [first, ...rest] = step.made ?? [];
       if (first) return cut(callHeadline(first, rest.length > 0 ? ` (+${rest.length} more)` : ''));
-      const thought = meaningfulLine(step.thinking ?? '', HEADLINE_MAX);
+      const thought = plainLine(meaningfulLine(step.thinking ?? '', HEADLINE_MAX * 2));
       return cut(thought ? `Thinking: ${thought}` : 'Model reply (empty)');
     }
     case 'ERROR_MESSAGE':
