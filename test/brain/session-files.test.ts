@@ -107,7 +107,7 @@ describe('the browser subagent trail (fixtures/cases/browser-trail)', () => {
     // The look at 10:00:30 falls in the browser_subagent call (step 1, 10:00:10); the click at 10:01:05 after its result (step 2, 10:01:00).
     expect(rows.browserTrail?.map((f) => [f.kind, f.stepKey, f.served])).toEqual([
       ['page-text', '1', undefined],
-      ['screenshot', '1', 'media_00000000-0000-4000-8000-000000000040_1782900030200.png'],
+      ['screenshot', '1', 'media_00000000-0000-4000-8000-000000000070_1782900030200.png'],
       ['click', '2', 'click_feedback_1782900065000.png'],
     ]);
     const recording = rows.uploads.find((u) => u.name.endsWith('.webp'));

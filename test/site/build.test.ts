@@ -253,7 +253,7 @@ describe('reader cases under ARCHIVE_BASE', () => {
   });
 
   it("shows the browser subagent's trail at its step and the recording at its call (fixtures/cases/browser-trail)", () => {
-    const id = '00000000-0000-4000-8000-000000000040';
+    const id = '00000000-0000-4000-8000-000000000070';
     const screenshot = `media_${id}_1782900030200.png`;
     const call = readPage(build.outDir, `/sessions/${id}/steps/1/`) ?? '';
     expect(call).toContain(`src="${BASE}sessions/${id}/browser/${screenshot}"`);
@@ -269,7 +269,7 @@ describe('reader cases under ARCHIVE_BASE', () => {
   });
 
   it('gives an artifact in a sub-folder its own page beside a root one of a like name (fixtures/cases/subfolder-artifact)', () => {
-    const id = '00000000-0000-4000-8000-000000000041';
+    const id = '00000000-0000-4000-8000-000000000071';
     expect(textOf(readPage(build.outDir, `/sessions/${id}/artifacts/docs~README.md/`) ?? '')).toContain('How to run it.');
     expect(textOf(readPage(build.outDir, `/sessions/${id}/artifacts/docs-README.md/`) ?? '')).toContain('Not the docs README');
   });
