@@ -18,6 +18,7 @@ import { shardFolder, siteSearchShards } from './search/shards.ts';
 import { currentJoin } from './join/current.ts';
 import type { SearchBundle } from './join/join.ts';
 import { urls, useSessionBases } from './urls.ts';
+import { auditOf, pageParam, paginate } from './audit/lists.ts';
 import type { ArchiveInfo, ArtifactRow, BrowserFileRow, SessionSummary, StepRow, UploadRow } from './archive/schemas.ts';
 import { buildSessionTree, type SessionTree, type TreeInput } from './family/tree.ts';
 import { sessionLinks, type LinkContext } from './render/links.ts';
@@ -169,6 +170,25 @@ export async function conversationPaths() {
   return (await renderedSessions()).flatMap((session) =>
     (session.conversationPages ?? []).slice(1).map((_, i) => ({ params: { id: session.id, n: String(i + 2) }, props: { session, n: i + 2 } })),
   );
+}
+
+/** `/sessions/<id>/commands/[<n>/]`: the commands a session ran, `PAGE_SIZE` a page. */
+export async function sessionCommandPaths() {
+  return (await renderedSessions()).flatMap((session) =>
+    paginate(auditOf(session).commands).map((page) => ({ params: { id: session.id, page: pageParam(page.n) }, props: { session, page } })),
+  );
+}
+
+/** `/sessions/<id>/files/[<n>/]`: the file changes of a session, `PAGE_SIZE` a page. */
+export async function sessionFilePaths() {
+  return (await renderedSessions()).flatMap((session) =>
+    paginate(auditOf(session).files).map((page) => ({ params: { id: session.id, page: pageParam(page.n) }, props: { session, page } })),
+  );
+}
+
+/** `/sessions/<id>/failures/`: every failed call of a session, whichever conversation page holds it. */
+export async function sessionFailurePaths() {
+  return (await renderedSessions()).map((session) => ({ params: { id: session.id }, props: { session } }));
 }
 
 /** `/sessions/<id>/steps/<key>/`, with the neighbouring rows for prev/next. */

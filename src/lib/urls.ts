@@ -103,6 +103,14 @@ export const urls = {
   conversation: (id: string, n = 1): string => (n > 1 ? sessionPage(id, 'conversation', String(n)) : sessionPage(id)),
   /** One background task (`<id>/task-N`) on its session's tasks page (page 1): start, notices, end and log. */
   backgroundTask: (id: string, n: number): string => `${sessionPage(id, 'tasks')}#${anchors.backgroundTask(n)}`,
+  /** A tool call in the conversation, on the conversation page `n` that holds it. */
+  callInConversation: (id: string, callId: string, n = 1): string => `${urls.conversation(id, n)}#${encodeURIComponent(anchors.call(callId))}`,
+  /** Every command a session ran, paginated (page 1 has no number). */
+  sessionCommands: (id: string, n = 1): string => sessionPage(id, 'commands', ...(n > 1 ? [String(n)] : [])),
+  /** Every file change of a session, paginated (page 1 has no number). */
+  sessionFiles: (id: string, n = 1): string => sessionPage(id, 'files', ...(n > 1 ? [String(n)] : [])),
+  /** Every failed call of a session on one page, across its conversation pages. */
+  sessionFailures: (id: string): string => sessionPage(id, 'failures'),
   /** A turn of a session's conversation, on the conversation page `n` that holds it. */
   turn: (id: string, turn: number, n = 1): string => `${urls.conversation(id, n)}#${encodeURIComponent(anchors.turn(turn))}`,
   /** A step in the conversation, on the conversation page `n` that holds it. */
@@ -120,6 +128,8 @@ export const anchors = {
   taskLog: (name: string): string => `task-${name.replace(/^task-/, '')}`,
   /** A background task's group on the tasks page. */
   backgroundTask: (n: number): string => `bg-task-${n}`,
+  /** The session page's conversation (the skip link's target). */
+  conversation: (): string => 'conversation',
   /** The session page's list of the subagents it started. */
   subagents: (): string => 'subagents',
 };

@@ -11,7 +11,8 @@
 import type { Session, Step } from '../brain/types.ts';
 import type { ToolCallView, Turn, TurnItem } from '../turns/types.ts';
 import { ENDING_MAX, subagentSpecs } from '../family/evidence.ts';
-import { argLines, CHECKPOINT_MAX, OUTPUT_MAX, REPLY_MAX, REQUEST_MAX, THINKING_MAX, USER_ACTION_MAX } from './preview.ts';
+import { argLines, CHECKPOINT_MAX, EDIT_ARGS_MAX, OUTPUT_MAX, REPLY_MAX, REQUEST_MAX, THINKING_MAX, USER_ACTION_MAX } from './preview.ts';
+import { editPreview, editPreviewWeight, resultEditPreview } from './edit.ts';
 
 /**
  * Estimated HTML one conversation page holds before the next starts. The cap is 1.5 MB; the estimate ran at
@@ -54,14 +55,17 @@ function markdownWeight(text: string | undefined, max: number): number {
   return (shown.length - code) * MARKDOWN_FACTOR + code * CODE_FACTOR;
 }
 
-function callWeight(call: ToolCallView, step: Step | undefined): number {
+function callWeight(call: ToolCallView, step: Step | undefined, stepAt: (position: number) => Step | undefined): number {
   const args = step?.toolCalls[call.callIndex];
-  const argChars = args ? argLines(args).reduce((n, a) => n + a.name.length + a.value.length + 40, 0) : 0;
-  const output = Math.min(call.outputHead?.length ?? 0, OUTPUT_MAX);
+  const result = call.outcome.kind === 'edit' && call.resultPosition !== undefined ? stepAt(call.resultPosition) : undefined;
+  const edit = editPreview(args, result?.content);
+  const argChars = args ? argLines(args, edit ? EDIT_ARGS_MAX : undefined).reduce((n, a) => n + a.name.length + a.value.length + 40, 0) : 0;
+  // An edit shows its diff instead of its output, unless it failed (CallCard).
+  const output = edit && call.outcome.status !== 'failed' ? 0 : Math.min(call.outputHead?.length ?? 0, OUTPUT_MAX);
   // The ending line (at most ENDING_MAX) and the session title come from the tree, not this session: counted at most.
   const started = call.name === 'invoke_subagent' && args ? subagentSpecs(args).reduce((n, a) => n + SUBAGENT_FRAME + ((a.role?.length ?? 0) + ENDING_MAX + 120) * TEXT_FACTOR, 0) : 0;
   const task = call.outcome.background ? TASK_LINE : 0;
-  return CALL_FRAME + started + task + (argChars + output + call.outcome.line.length * 2) * TEXT_FACTOR;
+  return CALL_FRAME + started + task + editPreviewWeight(edit) + (argChars + output + call.outcome.line.length * 2 + (call.outcome.error?.length ?? 0)) * TEXT_FACTOR;
 }
 
 /** Estimated HTML bytes of one item of a turn. */
@@ -71,14 +75,14 @@ export function itemWeight(item: TurnItem, stepAt: (position: number) => Step | 
       const step = stepAt(item.position);
       const text = markdownWeight(item.text, REPLY_MAX);
       const thinking = markdownWeight(item.thinking, THINKING_MAX);
-      return 500 + text + thinking + item.calls.reduce((n, c) => n + callWeight(c, step), 0);
+      return 500 + text + thinking + item.calls.reduce((n, c) => n + callWeight(c, step, stepAt), 0);
     }
     case 'checkpoint':
       return 600 + markdownWeight(item.summary, CHECKPOINT_MAX);
     case 'folded':
       return 400 + item.stepKeys.length * 260;
     case 'orphan-result':
-      return 900 + item.outcome.line.length * 2;
+      return 900 + item.outcome.line.length * 2 + editPreviewWeight(resultEditPreview(stepAt(item.position)?.content));
     case 'user-action':
       // A diff row carries ~150 bytes of table markup besides its text.
       return 900 + Math.min(item.text.length, USER_ACTION_MAX) * TEXT_FACTOR + item.text.slice(0, USER_ACTION_MAX).split('\n').length * 150;

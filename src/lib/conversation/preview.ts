@@ -15,7 +15,7 @@ export const OUTPUT_MAX = 1_200;
 /** Characters of a model reply rendered in the conversation (longer replies continue on the step page). */
 export const REPLY_MAX = 24_000;
 /** Characters of thinking kept (folded) in the conversation. */
-export const THINKING_MAX = 6_000;
+export const THINKING_MAX = 2_500;
 /** Characters of a CHECKPOINT summary shown (folded past its first lines). */
 export const CHECKPOINT_MAX = 8_000;
 /** Characters of a user request shown in a turn's opening. */
@@ -43,10 +43,13 @@ function asText(value: unknown): string {
   }
 }
 
-/** The arguments of `call` as bounded lines, the UI-only labels left out. */
-export function argLines(call: ToolCall): ArgLine[] {
+/** Characters of all argument values of an edit shown in its card: its diff above already shows the change. */
+export const EDIT_ARGS_MAX = 600;
+
+/** The arguments of `call` as bounded lines (`max` characters of values in all), the UI-only labels left out. */
+export function argLines(call: ToolCall, max = ARGS_MAX): ArgLine[] {
   const out: ArgLine[] = [];
-  let budget = ARGS_MAX;
+  let budget = max;
   for (const [name, raw] of Object.entries(call.args)) {
     if (LABEL_ARGS.has(name) || budget <= 0) continue;
     const text = asText(raw);

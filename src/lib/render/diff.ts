@@ -111,16 +111,32 @@ export async function renderDiff(before: string, after: string, options: RenderD
       : await Promise.all([highlightSide(before, language, perSide), highlightSide(after, language, perSide)]);
   const partial = language !== 'text' && (oldLines.length > perSide || newLines.length > perSide);
 
+  const note = partial
+    ? `<span class="code-block-divider" role="note" data-pagefind-ignore>Lines past ${perSide.toLocaleString('en-US')} of each side are not highlighted.</span>`
+    : '';
+  return diffTable(rows, language, note, (row) =>
+    row.kind === 'add' ? newHtml[(row.newLine ?? 0) - offset - 1] : oldHtml[(row.oldLine ?? 0) - offset - 1],
+  );
+}
+
+/**
+ * Rows already made (`diffRows`, or a diff Antigravity wrote, `diff-block.ts`) as the same table as `renderDiff`,
+ * each line as plain escaped text: the compact diffs of the conversation pages, where a highlighted line would weigh
+ * ten times its text on a page of hundreds of edits. `className` is added to the outer block.
+ */
+export function renderDiffRows(rows: readonly DiffRow[], className = ''): string {
+  return diffTable(rows, 'text', '', () => undefined, className);
+}
+
+/** The diff table: one `<tr>` per row, a line's HTML from `lineHtml` (escaped `row.text` when it gives none). */
+function diffTable(rows: readonly DiffRow[], language: string, note: string, lineHtml: (row: DiffRow) => string | undefined, className = ''): string {
   const body: string[] = [];
   for (const row of rows) {
     if (row.kind === 'hunk') {
       body.push(`<tr class="diff-hunk"><td class="diff-num"></td><td class="diff-num"></td><td class="diff-marker"></td><td class="diff-code">${escapeHtml(row.text)}</td></tr>`);
       continue;
     }
-    const html =
-      row.kind === 'add'
-        ? newHtml[(row.newLine ?? 0) - offset - 1]
-        : oldHtml[(row.oldLine ?? 0) - offset - 1];
+    const html = lineHtml(row);
     body.push(
       `<tr class="diff-${row.kind}">` +
         `<td class="diff-num">${row.oldLine ?? ''}</td><td class="diff-num">${row.newLine ?? ''}</td>` +
@@ -131,11 +147,8 @@ export async function renderDiff(before: string, after: string, options: RenderD
   if (rows.length === 0) {
     body.push('<tr class="diff-same"><td class="diff-num"></td><td class="diff-num"></td><td class="diff-marker"></td><td class="diff-code">No changes.</td></tr>');
   }
-  const note = partial
-    ? `<span class="code-block-divider" role="note" data-pagefind-ignore>Lines past ${perSide.toLocaleString('en-US')} of each side are not highlighted.</span>`
-    : '';
   return (
-    `<div class="code-block diff-block" data-lang="${escapeHtml(language)}"><table class="diff">` +
+    `<div class="code-block diff-block${className ? ` ${escapeHtml(className)}` : ''}" data-lang="${escapeHtml(language)}"><table class="diff">` +
     `<thead><tr><th class="diff-num" scope="col">old</th><th class="diff-num" scope="col">new</th><th class="diff-marker"></th><th class="diff-code"></th></tr></thead>` +
     `<tbody>${body.join('')}</tbody></table>${note}</div>`
   );
@@ -197,17 +210,7 @@ export function unifiedDiffRows(text: string): DiffRow[] {
 
 /** A unified diff given as text, as the same table `renderDiff` draws (plain text: no language is known). */
 export function renderUnifiedDiff(text: string): string {
-  const body = unifiedDiffRows(text).map((row) =>
-    row.kind === 'hunk'
-      ? `<tr class="diff-hunk"><td class="diff-num"></td><td class="diff-num"></td><td class="diff-marker"></td><td class="diff-code">${escapeHtml(row.text)}</td></tr>`
-      : `<tr class="diff-${row.kind}"><td class="diff-num">${row.oldLine ?? ''}</td><td class="diff-num">${row.newLine ?? ''}</td>` +
-        `<td class="diff-marker">${MARKERS[row.kind]}</td><td class="diff-code"><span class="line">${escapeHtml(row.text)}</span></td></tr>`,
-  );
-  return (
-    `<div class="code-block diff-block" data-lang="text"><table class="diff">` +
-    `<thead><tr><th class="diff-num" scope="col">old</th><th class="diff-num" scope="col">new</th><th class="diff-marker"></th><th class="diff-code"></th></tr></thead>` +
-    `<tbody>${body.join('')}</tbody></table></div>`
-  );
+  return renderDiffRows(unifiedDiffRows(text));
 }
 
 /** CSS for the diff tables, to go beside `highlightThemeCss` in the site's global stylesheet. */
