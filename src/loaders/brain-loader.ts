@@ -50,7 +50,8 @@ import { newestSessionFirst } from '../lib/archive/order.ts';
 // 11: each session's steps by day (`stepDays`) on its entry; timeline and artifact rows only of the sessions rendered.
 // 12: failures counted once (turns/failures.ts): `conversation.agentErrors`, `StepRow.failure`, audit error rows
 // that are the failed calls and agent errors with their message, a failed command's message.
-export const LOADER_VERSION = 'brain-loader-12';
+// 13: conversation page starts from a smaller budget with edits' diffs weighed (issue 22).
+export const LOADER_VERSION = 'brain-loader-13';
 
 /** Id of the one entry of the `archive` collection. */
 export const ARCHIVE_ENTRY_ID = 'archive';

@@ -62,3 +62,30 @@ export function middleCut(line: string): [string, string] {
   if (sep > 0 && line.length - sep <= LINE_TAIL + 12) return [line.slice(0, sep), line.slice(sep)];
   return [line.slice(0, -LINE_TAIL), line.slice(-LINE_TAIL)];
 }
+
+/** A line naming an error: `AssertionError: …`, `error: …`, `fatal: …`, `npm ERR!`, `E   …` (pytest). */
+const ERROR_LINE = /\b[A-Z]?\w*(?:Error|Exception)\b\s*[:!(]|^\s*(?:error|fatal|npm ERR!)\b|(?:^|:\s*)error(?:\[\w+\])?:|^E\s{2,}\S/i;
+/** A line of a code frame a test runner or compiler quotes (`  25| expect(…)`, `> 12 | …`): code, not the reason. */
+const CODE_FRAME = /^>?\s*\d+\s*\|/;
+/** A line saying something failed, weaker than a named error. */
+const FAILED_LINE = /\b(?:failed|failure|FAIL|cannot|can't|could not|not found|no such file|denied|refused|not recognized|timed out)\b/i;
+/** Lines of an output looked through for its reason, from its end. */
+const REASON_WINDOW = 40;
+
+/**
+ * Why a failed command failed, from what it printed: the last line naming an error in its last `REASON_WINDOW`
+ * lines (a traceback's `UnicodeEncodeError: …`, vitest's `AssertionError: …`, not the run's closing "Duration"
+ * line), else the last lines saying something failed, else its last lines; at most `ROW_MESSAGE_LINES`.
+ */
+export function outputReason(output: string | undefined): string | undefined {
+  const lines = (output ?? '')
+    .replace(/\r\n?/g, '\n')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !/^[-=_*~^⎯─│|]{3,}/.test(l))
+    .slice(-REASON_WINDOW);
+  const errorAt = lines.findLastIndex((l) => ERROR_LINE.test(l) && !CODE_FRAME.test(l));
+  if (errorAt >= 0) return rowMessage(lines[errorAt]);
+  const failed = lines.filter((l) => FAILED_LINE.test(l) && !CODE_FRAME.test(l));
+  return rowMessage((failed.length > 0 ? failed : lines).slice(-ROW_MESSAGE_LINES).join('\n'));
+}
