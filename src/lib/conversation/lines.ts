@@ -3,6 +3,8 @@
  * without opening it: a thinking block's headline, a failed call's reason, a run of system notices. Pure, no
  * `astro:*` import.
  */
+import type { Step } from '../brain/types.ts';
+import { callFailureMessage, callOutput, isFailedCall, type ToolCallView } from '../turns/index.ts';
 
 /** Characters of a thinking headline or a failure line shown in a row. */
 export const ROW_LINE_MAX = 160;
@@ -88,4 +90,16 @@ export function outputReason(output: string | undefined): string | undefined {
   if (errorAt >= 0) return rowMessage(lines[errorAt]);
   const failed = lines.filter((l) => FAILED_LINE.test(l) && !CODE_FRAME.test(l));
   return rowMessage((failed.length > 0 ? failed : lines).slice(-ROW_MESSAGE_LINES).join('\n'));
+}
+
+/**
+ * Why a failed call failed, as its row says it (the conversation and the failures page): for a command that exited
+ * non-zero, the line of its output naming the error (`outputReason`: a test run's AssertionError rather than its
+ * closing "Duration" line, which the last lines of `failureMessage` would be); else the failure module's message.
+ * Undefined for a call that did not fail.
+ */
+export function callRowReason(call: ToolCallView, stepOf: (key: string) => Step | undefined): string | undefined {
+  if (!isFailedCall(call)) return undefined;
+  const exited = call.outcome.exitCode !== undefined && call.outcome.exitCode !== 0;
+  return (exited ? outputReason(callOutput(call, stepOf)?.text) : undefined) ?? rowMessage(callFailureMessage(call));
 }
