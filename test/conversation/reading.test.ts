@@ -10,7 +10,7 @@ import type { TurnItem } from '../../src/lib/turns/types.ts';
 import { hasDiffBlock, renderDiffBlocks, splitDiffBlocks } from '../../src/lib/render/diff-block.ts';
 import { unifiedDiffRows } from '../../src/lib/render/diff.ts';
 import { EDIT_ROWS_MAX, editPreview, editReason, resultEditPreview } from '../../src/lib/conversation/edit.ts';
-import { middleCut, outputReason, rowMessage, thinkingHeadline } from '../../src/lib/conversation/lines.ts';
+import { middleCut, rowMessage, thinkingHeadline } from '../../src/lib/conversation/lines.ts';
 import { noticeIdentity, noticeTotals, quietItems } from '../../src/lib/conversation/folds.ts';
 import { textOf } from '../helpers/site-files.ts';
 
@@ -126,8 +126,8 @@ describe('the lines a folded row shows', () => {
     expect(thinkingHeadline('x'.repeat(500)).length).toBeLessThanOrEqual(160);
   });
 
-  it("keeps a failure's last two meaningful lines", () => {
-    expect(rowMessage('Traceback (most recent call last):\n  File "a.py", line 3\n    x()\nNameError: name \'x\' is not defined\n\n')).toBe("x()\nNameError: name 'x' is not defined");
+  it("keeps a failure's first two meaningful lines (the failure module puts the error first)", () => {
+    expect(rowMessage("AssertionError: expected '41' to be '60'\n\nExpected: \"60\"\nReceived: \"41\"")).toBe("AssertionError: expected '41' to be '60'\nExpected: \"60\"");
     expect(rowMessage('  \n ')).toBeUndefined();
     expect(rowMessage(undefined)).toBeUndefined();
   });
@@ -167,21 +167,5 @@ describe('quiet folds', () => {
 describe('a thinking headline keeps names', () => {
   it('keeps underscores inside a name and drops emphasis marks', () => {
     expect(thinkingHeadline('We need to run `test_deriv_connection` script to see why _initialization_ failed.')).toBe('We need to run test_deriv_connection script to see why initialization failed.');
-  });
-});
-
-describe("a failed command's reason", () => {
-  it('is the line naming the error, not the closing lines of the run', () => {
-    const vitest = [' FAIL  test/rate-limit.test.ts > rate limiting > allows 20', "AssertionError: expected '41' to be '60' // Object.is equality", '', 'Expected: "60"', "     25|     expect(limited.body).toEqual({ error: 'rate_limited' });", '⎯⎯⎯⎯⎯⎯⎯[1/1]⎯', ' Test Files  1 failed (1)', '   Start at  09:31:07', '   Duration  642ms'].join('\n');
-    expect(outputReason(vitest)).toBe("AssertionError: expected '41' to be '60' // Object.is equality");
-    const traceback = ['Traceback (most recent call last):', '  File "x.py", line 27', "UnicodeEncodeError: 'charmap' codec can't encode character", 'Log: file:///C:/task-7068.log'].join('\n');
-    expect(outputReason(traceback)).toBe("UnicodeEncodeError: 'charmap' codec can't encode character");
-  });
-
-  it('falls back to lines saying something failed, then to the last lines', () => {
-    expect(outputReason('building\nstep 2 failed: disk full\ncleaning up\ndone')).toBe('step 2 failed: disk full');
-    expect(outputReason('one\ntwo\nthree')).toBe('two\nthree');
-    expect(outputReason('src/a.ts:3:1: error: cannot find name x')).toBe('src/a.ts:3:1: error: cannot find name x');
-    expect(outputReason('')).toBeUndefined();
   });
 });
