@@ -293,6 +293,8 @@ const results = {
   max_single_process_rss_mib: Math.max(cold.peakProcessRssMib, warm.peakProcessRssMib),
   largest_session_page_bytes: weights.largestSessionPage?.bytes ?? null,
   largest_page_under_session_bytes: weights.largestPageUnderSession?.bytes ?? null,
+  largest_conversation_page_bytes: weights.largestConversationPage?.bytes ?? null,
+  conversation_pages_over_600kb: weights.conversationPagesOverTarget,
   output_files: coldSize.files,
   output_bytes: coldSize.bytes,
   output_bytes_per_step: Math.round(coldSize.bytes / steps),
@@ -333,7 +335,7 @@ console.log('|--------|----------|--------|----------------|--------------------
 console.log(row('floor', floor, floor ? 1 : null));
 console.log(row('cold', cold, results.cold_ratio));
 console.log(row('warm', warm, results.warm_ratio));
-console.log(`page weight: largest session page ${weights.largestSessionPage ? `${weights.largestSessionPage.bytes} B (${weights.largestSessionPage.page})` : '—'}; largest page under a session ${weights.largestPageUnderSession ? `${weights.largestPageUnderSession.bytes} B (${weights.largestPageUnderSession.page})` : '—'}; ${weights.pagesOverCap} pages over 1.5 MB`);
+console.log(`page weight: largest session page ${weights.largestSessionPage ? `${weights.largestSessionPage.bytes} B (${weights.largestSessionPage.page})` : '—'}; largest page under a session ${weights.largestPageUnderSession ? `${weights.largestPageUnderSession.bytes} B (${weights.largestPageUnderSession.page})` : '—'}; ${weights.pagesOverCap} pages over 1.5 MB; largest conversation page ${weights.largestConversationPage ? `${weights.largestConversationPage.bytes} B (${weights.largestConversationPage.page})` : '—'}, ${weights.conversationPagesOverTarget} over 600 KB`);
 console.log(row('noop', noop, ratio(noop.wallS, floor?.wallS)));
 console.log(`output: ${coldSize.files} files, ${(coldSize.bytes / 2 ** 20).toFixed(1)} MiB (${results.output_bytes_per_step} bytes per step)${precompress ? `; precompress ${precompress.m.wallS} s → gz ${(precompress.size.copies.gz.bytes / 2 ** 20).toFixed(1)} MiB (${precompress.size.copies.gz.files} files), br ${(precompress.size.copies.br.bytes / 2 ** 20).toFixed(1)} MiB` : ''}`);
 console.log(

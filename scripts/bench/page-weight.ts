@@ -5,6 +5,7 @@
  */
 import { readdirSync, statSync, type Dirent } from 'node:fs';
 import path from 'node:path';
+import { SESSION_PAGE_TARGET } from '../../src/lib/conversation/pages.ts';
 
 /** One page and its size. */
 export interface PageSize {
@@ -23,6 +24,10 @@ export interface PageWeights {
   largestExport: PageSize | null;
   /** HTML pages under sessions over 1.5 MB. */
   pagesOverCap: number;
+  /** The largest conversation page (a session page or its `conversation/<n>/`): what a reader opens. */
+  largestConversationPage: PageSize | null;
+  /** Conversation pages over `SESSION_PAGE_TARGET` (600 KB, issue 22). */
+  conversationPagesOverTarget: number;
 }
 
 const CAP = 1.5 * 1024 * 1024;
@@ -30,7 +35,7 @@ const CAP = 1.5 * 1024 * 1024;
 /** Walk `<site>/sessions/` once and keep the heaviest pages. */
 export function pageWeights(site: string): PageWeights {
   const root = path.join(site, 'sessions');
-  const out: PageWeights = { largestSessionPage: null, largestPageUnderSession: null, largestExport: null, pagesOverCap: 0 };
+  const out: PageWeights = { largestSessionPage: null, largestPageUnderSession: null, largestExport: null, pagesOverCap: 0, largestConversationPage: null, conversationPagesOverTarget: 0 };
   let entries: Dirent[] = [];
   try {
     entries = readdirSync(root, { withFileTypes: true, recursive: true });
@@ -48,8 +53,13 @@ export function pageWeights(site: string): PageWeights {
     }
     out.largestPageUnderSession = bigger(out.largestPageUnderSession, size);
     if (size.bytes > CAP) out.pagesOverCap++;
-    // `sessions/<id>/index.html`: two segments below `sessions/`.
-    if (path.relative(root, file).split(path.sep).length === 2) out.largestSessionPage = bigger(out.largestSessionPage, size);
+    // `sessions/<id>/index.html`: two segments below `sessions/`; `sessions/<id>/conversation/<n>/index.html`: four.
+    const parts = path.relative(root, file).split(path.sep);
+    if (parts.length === 2) out.largestSessionPage = bigger(out.largestSessionPage, size);
+    if (parts.length === 2 || (parts.length === 4 && parts[1] === 'conversation')) {
+      out.largestConversationPage = bigger(out.largestConversationPage, size);
+      if (size.bytes > SESSION_PAGE_TARGET) out.conversationPagesOverTarget++;
+    }
   }
   return out;
 }
