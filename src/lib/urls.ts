@@ -69,6 +69,8 @@ export const urls = {
   shortLink: (prefix: string): string => page('s', prefix),
   search: (query?: string): string => page('search') + (query ? `?q=${encodeURIComponent(query)}` : ''),
   report: (): string => page('report'),
+  /** The report's list of passwords found in prose, for an owner to check each one. */
+  reportProsePasswords: (): string => `${page('report')}#prose-passwords`,
   /** The build report of a joined part, from the part's base path (`/team-a/` → `/team-a/report/`). */
   partReport: (partBase: string): string => `${partBase.replace(/\/+$/, '')}/report/`,
   about: (): string => page('about'),

@@ -373,3 +373,49 @@ describe('files of the export: binary by content, not by one byte', () => {
     expect(applyHits(`the key was ${key}\n`, bare)).toBe('the key was [REDACTED:aws-secret-key]\n');
   });
 });
+
+describe('passwords in prose and scripts (issue 21, point 5)', () => {
+  // Values assembled at run time, as the other fake secrets.
+  const pw = j('Sunny', '2024!x');
+  it.each([
+    ['after "password is"', `The admin password is ${pw}, the FTP one is below.`],
+    ['after "FTP password:"', `FTP password: ${pw}`],
+    ['after Korean 비밀번호는', `관리자 비밀번호는 ${pw}입니다`],
+    ['after Japanese パスワード', `パスワード：${pw}`],
+    ['after Chinese 密码是', `密码是${pw}`],
+    ['after Spanish contraseña', `la contraseña: ${pw}`],
+    ['after Portuguese senha', `a senha é ${pw}`],
+    ['after French mot de passe', `le mot de passe : ${pw}`],
+    ['after German Passwort', `Das Passwort ist ${pw}`],
+    ['after Russian пароль', `пароль: ${pw}`],
+    ['a PowerShell $pass', `$user = 'admin'\n$pass = '${pw}'`],
+    ['a -Password parameter', `Connect-Ftp -Server ftp.example.com -Password ${pw}`],
+    ['a PASSWORD= line', `export DB_PASSWORD=${pw}`],
+    ['a JSON password key', `{"user":"a","password":"${pw}"}`],
+    ['a NetworkCredential', `$c = New-Object System.Net.NetworkCredential("ftpuser", "${pw}")`],
+    ['a ConvertTo-SecureString', `$s = ConvertTo-SecureString "${pw}" -AsPlainText -Force`],
+  ])('redacts a password %s', async (_name, text) => {
+    const { text: out, kinds } = await redactText(text);
+    expect(out).not.toContain(pw.slice(0, 8));
+    expect(kinds.some((k) => k.startsWith('password-'))).toBe(true);
+  });
+
+  it.each([
+    'password is required', 'Forgot your password? Reset it here.', 'tests pass: 12, fail: 0', 'must pass: `Idempotency-Key`',
+    'password: ${DB_PASSWORD}', 'password = os.environ["DB_PASSWORD"]', 'password=DERIV_CONFIG["password"]',
+    "client({'login': 1, 'password': '1'})", 'pwd = "/home/u/app"', 'cd $(pwd)', 'PWD=/home/u', 'password_hash = "x1y2z3abc"',
+    'pin the version to 1.2.3', 'the PIN field is empty', '비밀번호를 입력하세요', 'パスワードを忘れた場合', 'bypass=abc123',
+    'passwordField: "input1"', '-Password $securePass', 'password: ********',
+  ])('leaves "%s" alone', async (text) => {
+    expect((await redactText(text)).text).toBe(text);
+  });
+
+  it('removes a password identified once from every other place of the session it is written bare', async () => {
+    const original = sessionFull('nothing');
+    original.steps[0]!.content = `FTP password: ${pw}`;
+    original.steps[1]!.content = `logged in with ${pw} ok`;
+    const { session, redactions } = await redactSession(original);
+    expect(JSON.stringify(session)).not.toContain(pw);
+    expect(redactions.filter((r) => r.kind === 'password-in-prose').map((r) => r.stepKey).sort()).toEqual(['1', '2-1']);
+  });
+});

@@ -197,6 +197,43 @@ export const SECRET_GENERATORS: Record<string, fc.Arbitrary<PlantedSecret>> = {
     'basic-auth-header',
     body(ALNUM, 24).map((b) => ({ text: `Authorization: Basic ${b}==`, needle: b })),
   ),
+  // Passwords people write in their own words, in the languages of real sessions.
+  'password-in-prose': planted(
+    'password-in-prose',
+    fc
+      .tuple(
+        fc.constantFrom(
+          'the admin password is ', 'FTP password: ', 'my password = ', 'root password for the server: ', 'Wi-Fi passwd: ',
+          '비밀번호는 ', '관리자 비밀번호: ', 'パスワードは ', 'パスワード：', '密码是', '密碼：', 'la contraseña: ', 'a senha: ',
+          'le mot de passe : ', 'das Passwort: ', 'мой пароль: ', 'the PIN code: ',
+        ),
+        body(ALNUM + '!@#^*+', 8, 16),
+      )
+      // No `bare`: where a prose password ends depends on what follows it (`…0!a`), so a bare copy written alone is
+      // not the same string (redact.test.ts checks one that is).
+      .map(([lead, value]) => ({ text: lead + value, needle: value })),
+  ),
+  // Passwords assigned in scripts: PowerShell, shell, .env, JSON, .NET, Go.
+  'password-assignment': planted(
+    'password-assignment',
+    fc
+      .tuple(
+        fc.constantFrom(
+          (v: string) => `\n$pass = '${v}'`,
+          (v: string) => `\n$Password = "${v}"`,
+          (v: string) => `Connect-Ftp -Server ftp.example.com -Password ${v}`,
+          (v: string) => `mysql --user=root --password=${v}`,
+          (v: string) => `export DB_PASSWORD=${v}`,
+          (v: string) => `PGPASSWORD=${v} psql -h db`,
+          (v: string) => `new NetworkCredential("ftpuser", "${v}")`,
+          (v: string) => `$secure = ConvertTo-SecureString "${v}" -AsPlainText -Force`,
+          (v: string) => `{"username": "admin", "password": "${v}"}`,
+          (v: string) => `ftpPassword := "${v}"`,
+        ),
+        body(ALNUM + '!@#^*+', 8, 16),
+      )
+      .map(([write, value]) => ({ text: write(value), needle: value })), // no `bare`, as for prose
+  ),
 };
 
 /** Words a secret is glued to. */
@@ -251,11 +288,14 @@ export const placementArb: fc.Arbitrary<Where> = fc.record({
 });
 
 /**
- * How a secret's text is written before it is planted: as is, or with its separators (`_`, `-`, `.`, `:`, `/`)
- * percent-encoded, as in a URL's query (`?token=ghp%5F…`). The needle, letters and digits, stays as generated.
+ * How a secret's text is written before it is planted: as is, or with its separators (`_`, `-`, `.`, `:`, `/`, and
+ * any letter not ASCII, as UTF-8) percent-encoded, as in a URL's query (`?token=ghp%5F…`). The needle, letters
+ * and digits, stays as generated.
  */
 export function percentEncodeSeparators(text: string): string {
-  return text.replace(/[^A-Za-z0-9]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+  return text.replace(/[^A-Za-z0-9]/gu, (c) =>
+    [...Buffer.from(c, 'utf8')].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''),
+  );
 }
 
 /**

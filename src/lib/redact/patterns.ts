@@ -4,6 +4,7 @@
  */
 import { rules as recommendedRules } from '@secretlint/secretlint-rule-preset-recommend';
 import type { SecretLintCoreConfig } from '@secretlint/types';
+import { PROSE_PREFILTER_SOURCES } from './prose.ts';
 
 /** Options for rules of the preset, by rule id. */
 const RULE_OPTIONS: Record<string, Record<string, unknown>> = {
@@ -100,6 +101,16 @@ export const REDACTED_KINDS: readonly { kind: string; what: string }[] = [
   { kind: 'url-password', what: 'the password of any `scheme://user:password@host` URL, the user empty or not, the password holding `/ # \' \\` or not (the host stays visible)' },
   { kind: 'bearer-token', what: 'the token after `Bearer `' },
   { kind: 'basic-auth-header', what: 'the credentials of an `Authorization: Basic …` header' },
+  {
+    kind: 'password-in-prose',
+    what:
+      'a password, PIN or passphrase written right after a word for it, in prose (`the admin password is …`, `FTP password: …`, `비밀번호는 …`, `パスワード：…`, `密码是…`, `contraseña: …`, `senha: …`, `mot de passe : …`, `Passwort: …`, `пароль: …`), when the value looks like one (a digit, a symbol or mixed case; not a variable, a path or a mask)',
+  },
+  {
+    kind: 'password-assignment',
+    what:
+      'a password assigned to a variable, key or parameter named for it (`$pass = \'…\'`, `password="…"`, `DB_PASSWORD=…`, `-Password …`, `--password=…`, `new NetworkCredential("user", "…")`, `ConvertTo-SecureString "…" -AsPlainText`)',
+  },
 ];
 
 /** The kind shown in `[REDACTED:<kind>]` for a secretlint message. */
@@ -273,6 +284,8 @@ export const PREFILTER = new RegExp(
     'hv[sbr]\\.', 'vc[pciark]_', 'dapi', 'dckr_pat_', 'figd_',
     // own
     'AIza', '[sr]k_', '[0-9]:AA', 'eyJ', 'BEGIN', ':\\/\\/', 'bearer', 'authorization',
+    // prose credentials (prose.ts)
+    ...PROSE_PREFILTER_SOURCES,
   ].join('|'),
   'i',
 );

@@ -34,8 +34,12 @@ type Layer = 'json' | 'percent' | 'unglued';
  */
 const JSON_ESCAPE = /\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})/g;
 const JSON_SIMPLE: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
-/** `%XX` of URLs. Only single bytes are decoded: every pattern's secret is ASCII. */
-const PERCENT_ESCAPE = /%[0-9a-fA-F]{2}/g;
+/**
+ * `%XX` of URLs: a single byte, or a 2- or 3-byte UTF-8 sequence as one escape (a word for a password in Korean,
+ * Japanese or Chinese, percent-encoded in a query). Each escape decodes to one UTF-16 character, as the position
+ * map needs; 4-byte sequences (emoji) stay bytes, no pattern needs them.
+ */
+const PERCENT_ESCAPE = /%[cdCD][0-9a-fA-F]%[89abAB][0-9a-fA-F]|%[eE][0-9a-fA-F](?:%[89abAB][0-9a-fA-F]){2}|%[0-9a-fA-F]{2}/g;
 const HAS_PERCENT_ESCAPE = /%[0-9a-fA-F]{2}/;
 
 /**
@@ -50,7 +54,12 @@ function decodeJsonEscape(escape: string): string {
 }
 
 function decodePercentEscape(escape: string): string {
-  return String.fromCharCode(Number.parseInt(escape.slice(1), 16));
+  if (escape.length === 3) return String.fromCharCode(Number.parseInt(escape.slice(1), 16));
+  try {
+    return decodeURIComponent(escape); // a 2- or 3-byte UTF-8 sequence: one character (`%EB%B9%84` is 비)
+  } catch {
+    return '\uFFFD'; // bytes that are not UTF-8: one character all the same, so positions still map
+  }
 }
 
 /**

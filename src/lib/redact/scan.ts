@@ -9,6 +9,7 @@
 import { lintSource } from '@secretlint/core';
 import { secretLintProfiler } from '@secretlint/profiler';
 import { AWS_SECRET_AT, CUT_TAILS, OWN_PATTERNS, PREFILTER, SCAN_TRIGGER, SECRETLINT_CONFIG, kindForSecretlint } from './patterns.ts';
+import { PROSE_PATTERNS, type ProsePattern } from './prose.ts';
 import { type Reading, rangeInRoot, readingsOf } from './readings.ts';
 
 // secretlint 12 profiles every lint whether anyone asks or not: each rule of each call sets performance marks, and
@@ -135,11 +136,11 @@ async function scanBatch(items: BatchItem[], hits: Hit[][], found: Found): Promi
     while (end < content.length && TOKEN_CHAR.test(content[end]!)) end++;
     inBatch.push({ start, end, kind: kindForSecretlint(message.ruleId, message.messageId) });
   }
-  for (const { kind, regex, group, startGroup } of OWN_PATTERNS) {
+  for (const { kind, regex, group, startGroup, accept } of [...OWN_PATTERNS, ...PROSE_PATTERNS] as ProsePattern[]) {
     for (const match of content.matchAll(regex)) {
       const range = match.indices?.[group];
       const from = startGroup === undefined ? range?.[0] : match.indices?.[startGroup]?.[0];
-      if (range && from !== undefined) inBatch.push({ start: from, end: range[1], kind });
+      if (range && from !== undefined && (!accept || accept(match))) inBatch.push({ start: from, end: range[1], kind });
     }
   }
 

@@ -1,0 +1,161 @@
+/**
+ * Credentials people write in their own words and scripts (issue 21): a password, PIN or passphrase right after a
+ * word for it ("the admin password is …", "FTP password: …", "비밀번호는 …", "パスワード：…", "密码是…"), or assigned
+ * to a variable or parameter that names it (`$pass = '…'`, `-Password …`, `DB_PASSWORD=…`,
+ * `new NetworkCredential("user", "…")`). No rule set knows these: they have no prefix, so each pattern needs the
+ * word for it before the value, and the value must look like one (see each `accept`). Where these judge wrongly the
+ * owner can check: every one is listed on `/report/`, and the session says so on its page.
+ */
+import type { OwnPattern } from './patterns.ts';
+
+/** Kinds of prose credentials, as shown in `[REDACTED:<kind>]`. */
+export const PROSE_KINDS = ['password-in-prose', 'password-assignment'] as const;
+
+/** True for a kind found by the word for it (listed on `/report/` for an owner to check), not by its format. */
+export function isProseKind(kind: string): boolean {
+  return (PROSE_KINDS as readonly string[]).includes(kind);
+}
+
+/** Words for a password, PIN or passphrase written in Latin or Cyrillic letters: whole words only. */
+const WORDS_SPACED = [
+  'pass(?:word|wd|phrase|code)?', 'pwd', 'pin(?: ?code)?', 'contrase[ñn]a', 'senha', 'mot de passe', 'passwort',
+  'kennwort', 'пароль', 'wachtwoord', 'has[łl]o', 'parola', '[şs]ifre', 'kata sandi', 'm[ậa]t kh[ẩa]u',
+];
+/** Words for it in scripts without spaces between words, or with particles glued on (`비밀번호는`): any place. */
+const WORDS_GLUED = ['비밀\\s?번호', '암호', '패스워드', 'パスワード', '暗証番号', '密码', '密碼', '口令', 'पासवर्ड'];
+const LATIN_WORDS = `(?<![\\p{L}\\p{N}_$-])(?:${WORDS_SPACED.join('|')})(?![\\p{L}\\p{N}_])`;
+
+/**
+ * What joins a Latin or Cyrillic word and the value: `:`, `=`, "is", "was", "will be", and the other languages'
+ * ways (`est`, `ist`, `é`, `es`, `это`). A space alone is not enough ("password reset link").
+ */
+const JOINER = '\\s*(?:[:=：]|=>|->|\\s(?:is|was|will be|should be|est|ist|lautet|é|es|это)\\s*:?)\\s*';
+/** After a Korean, Japanese or Chinese word: a particle (`는`, `は`, `是`…), `:`, or only a space. */
+const JOINER_GLUED = '\\s*(?:[:=：]|는|은|이|가|は|が|是|为|為)?\\s*';
+
+/** A qualifier between the word and the joiner: "password for root", "password of the FTP account". */
+const QUALIFIER = '(?:\\s+(?:for|of|to)\\s+[^\\n:=.,;]{1,40}?)?';
+
+/** The value: no spaces, quotes or brackets, not ending on punctuation that closes a sentence. */
+const VALUE_CHAR = '[^\\s"\'`<>,;，。、）)\\\\[\\]{}()\\p{sc=Hangul}\\p{sc=Han}\\p{sc=Hiragana}\\p{sc=Katakana}]';
+const VALUE = `(${VALUE_CHAR}{3,63}(?<![.:!?]))`;
+
+/** A value that refers to a password instead of being one: a variable, a template, an environment lookup, a mask. */
+const REFERENCE =
+  /^(?:\$|%|\{\{|<|\[REDACTED|\*|#|•{3}|x{4}|\.{3}|…|process\.env|os\.(?:environ|getenv)|getenv|env[.:[(]|secrets?\.|config\.|self\.|this\.|args?\.|options?\.|request\.|req\.|input\(|getpass|read-host|null$|none$|nil$|undefined$|true$|false$|required$)/i;
+
+/**
+ * Looks like a credential: not a reference, a path, a URL or a file name; two letters or digits at least; and a
+ * digit, mixed case, or a symbol among 8 or more characters. Digits alone count where `digitsOnly` says (a PIN).
+ */
+function looksLikeSecret(value: string, digitsOnly: boolean): boolean {
+  if (REFERENCE.test(value)) return false;
+  if (/^(?:\/|~\/|\.\.?\/|[A-Za-z]:\\|https?:|file:)/i.test(value)) return false;
+  if (/\.(?:txt|md|json|ya?ml|js|ts|py|env|cfg|conf|ini|log|html|sh|ps1)$/i.test(value)) return false;
+  if (/^[0-9]+$/.test(value)) return digitsOnly;
+  if (/^[A-Za-z_][A-Za-z0-9_]*_[A-Za-z0-9_]*$/.test(value)) return false; // an identifier (`DB_CONFIG`), code not a value
+  if ((value.match(/[\p{L}\p{N}]/gu) ?? []).length < 2) return false;
+  return /[0-9]/.test(value) || (/[a-z]/.test(value) && /[A-Z]/.test(value.slice(1))) || (value.length >= 8 && /[^\p{L}\p{N}]/u.test(value));
+}
+
+/** Segments of a variable's name (`db_password`, `ftpPassword`, `$MYSQL_ROOT_PWD`). */
+function nameSegments(name: string): string[] {
+  return name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+}
+/** The segments that make a variable a password's. */
+const PASSWORD_SEGMENT = /^(?:[a-z]{0,8}(?:password|passwd|passphrase|passcode)|pass|pwd|[a-z]{2,6}pwd|pin|pw|pword)$/;
+/** A last segment that makes it about a password, not the password (`password_hash`, `passwordField`). */
+const META_SEGMENT =
+  /^(?:hash|hashed|digest|policy|field|label|length|len|min|max|regex|pattern|placeholder|prompt|input|reset|hint|error|err|msg|message|visible|visibility|strength|id|type|file|path|dir|env|var|name|confirm|confirmation|required|changed|expired|expiry|expires|rule|rules|validator|valid|match|matches|ok|set|count|attempts|box|form|button|btn|text|view|toggle|icon|mode|url)$/;
+
+function namesPassword(name: string): boolean {
+  const segments = nameSegments(name);
+  return segments.some((s) => PASSWORD_SEGMENT.test(s)) && !META_SEGMENT.test(segments[segments.length - 1] ?? '');
+}
+
+/** A quoted literal's content: 4 characters at least (`'1'` is a placeholder), not a reference, not a format string. */
+function isLiteral(value: string): boolean {
+  return value.length >= 4 && !REFERENCE.test(value) && !/^\s*$/.test(value) && !/%[sd]|\{\d*\}|\$\{|\$\(/.test(value);
+}
+
+/** A prose pattern: an own pattern with a check of the match (group 1 is the value unless said otherwise). */
+export interface ProsePattern extends OwnPattern {
+  accept: (match: RegExpMatchArray) => boolean;
+}
+
+export const PROSE_PATTERNS: ProsePattern[] = [
+  // After a word for it: "the admin password is X", "FTP password: X", "비밀번호는 X", "PIN: 4821".
+  {
+    kind: 'password-in-prose',
+    regex: new RegExp(
+      `(?:(${LATIN_WORDS})${QUALIFIER}${JOINER}|(${WORDS_GLUED.join('|')})${JOINER_GLUED})["'\`“「]?${VALUE}`,
+      'dgiu',
+    ),
+    group: 3,
+    accept: (m) => {
+      const word = (m[1] ?? m[2]!).toLowerCase();
+      // "pass" and "PIN" alone are common words ("tests pass: 12", "must pass: `Idempotency-Key`"): a PIN is 4 to 8
+      // digits, a pass has letters and digits both.
+      if (word === 'pin' || word === 'pass') {
+        if (word === 'pin') return /^[0-9]{4,8}$/.test(m[3]!);
+        return /[A-Za-z]/.test(m[3]!) && /[0-9]/.test(m[3]!) && looksLikeSecret(m[3]!, false);
+      }
+      return looksLikeSecret(m[3]!, /^pin/.test(word) || /^[0-9]{6,}$/.test(m[3]!));
+    },
+  },
+  // A quoted literal assigned to a variable or key that names it: `$pass = '…'`, `password="…"`, `"pwd": "…"`,
+  // `$env:DB_PASSWORD = "…"`, `ftpPassword := "…"`. The name's start is a lookbehind, so the search starts at the
+  // literal `pass`/`pw`/`pin` instead of at every identifier.
+  {
+    kind: 'password-assignment',
+    regex:
+      /(?<=(?<![A-Za-z0-9_$@:])([$@]?(?:env:)?[A-Za-z0-9_]{0,30}))(p(?:ass|wd|in|w)[A-Za-z0-9_]{0,30})["']?\s*(?:=|:=|:|=>)\s*(["'])((?:(?!\3)[^\n\\]|\\.){1,128})\3/dgi,
+    group: 4,
+    accept: (m) => {
+      const name = `${m[1]!}${m[2]!}`.replace(/^[$@]?(?:env:)?/i, '');
+      if (/^pwd$/i.test(name) && /^(?:\/|~|[A-Za-z]:\\)/.test(m[4]!)) return false; // the working directory
+      return namesPassword(name) && isLiteral(m[4]!);
+    },
+  },
+  // An unquoted shell or .env assignment: `DB_PASSWORD=…`, `export PGPASSWORD=…`, `set MYSQL_PWD=…`.
+  {
+    kind: 'password-assignment',
+    regex: /(?<=(?<![A-Za-z0-9_$.-])([A-Za-z0-9_]{0,30}))(P(?:ASS|WD|IN|W)[A-Z0-9_]{0,30})=([^\s"'`;&|$<>()]{1,128})/dg,
+    group: 3,
+    accept: (m) => {
+      const name = `${m[1]!}${m[2]!}`;
+      return namesPassword(name) && name !== 'PWD' && name !== 'OLDPWD' && looksLikeSecret(m[3]!, true);
+    },
+  },
+  // A parameter that names it: PowerShell `-Password …`, `--password=…`, `--passwd …`, `sshpass -p …`.
+  {
+    kind: 'password-assignment',
+    regex: /(?<![A-Za-z0-9_-])(?:--?(?:[A-Za-z]+-)*(?:password|passwd|passphrase|pass|pwd)|sshpass\s+-p)(?:=|\s+)(["']?)([^\s"'`]{1,128})\1/dgi,
+    group: 2,
+    accept: (m) => isLiteral(m[2]!) && !/^-/.test(m[2]!) && looksLikeSecret(m[2]!, true),
+  },
+  // .NET credentials in scripts: `new NetworkCredential("user", "…")`, `ConvertTo-SecureString "…" -AsPlainText`.
+  {
+    kind: 'password-assignment',
+    regex: /NetworkCredential\s*\(\s*[^,()]{1,80},\s*(["'])((?:(?!\1)[^\n\\]|\\.){1,128})\1/dg,
+    group: 2,
+    accept: (m) => isLiteral(m[2]!),
+  },
+  {
+    kind: 'password-assignment',
+    regex: /ConvertTo-SecureString\s+(?:-String\s+)?(["'])((?:(?!\1)[^\n]){1,128})\1\s+-AsPlainText/dgi,
+    group: 2,
+    accept: (m) => isLiteral(m[2]!),
+  },
+];
+
+/**
+ * Anchors of the prose patterns, for the prefilter: every string holding none is never scanned for them. Narrow
+ * on purpose (`pass` only as a word or in `password`…; `pin` only as `PIN`-like words), since it widens the scan.
+ */
+export const PROSE_PREFILTER_SOURCES = [
+  'pass(?:word|wd|phrase|code)?\\b', '\\bpwd\\b', 'pwd\\s*=', '_pwd', '\\bpin(?: ?code)?\\s*(?:[:=]|is\\b)',
+  '비밀\\s?번호', '암호', '패스워드', 'パスワード', '暗証番号', '密码', '密碼', '口令', 'contrase', 'senha',
+  'mot de passe', 'passwort', 'kennwort', 'пароль', 'wachtwoord', 'has[łl]o', 'parola', '[şs]ifre', 'kata sandi',
+  'm[ậa]t kh[ẩa]u', 'पासवर्ड', 'NetworkCredential', 'SecureString',
+];
