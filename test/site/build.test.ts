@@ -274,6 +274,28 @@ describe('reader cases under ARCHIVE_BASE', () => {
     expect(textOf(readPage(build.outDir, `/sessions/${id}/artifacts/docs-README.md/`) ?? '')).toContain('Not the docs README');
   });
 
+  it('reads every era whole: overview.txt steps, the user\'s own edit as a diff, step files on a page of their own, a folder with no log (issue 20)', () => {
+    const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+    // fixtures/cases/overview-only: overview.txt the only log.
+    const page = readPage(build.outDir, `/sessions/${id(60)}/`) ?? '';
+    expect(textOf(page)).toMatch(/Read from\s*\.system_generated\/logs\/overview\.txt/);
+    expect(textOf(page)).toContain('Make the board editable.');
+    expect(textOf(page)).toContain('The board is editable now.');
+    expect(page).toMatch(/class="item user-action"[\s\S]*?<table class="diff">[\s\S]*?edit works everywhere/);
+    for (const key of ['0', '4', '8', '11', '12', '14', '15']) expect(readPage(build.outDir, `/sessions/${id(60)}/steps/${key}/`), key).toBeDefined();
+    // fixtures/cases/overview-then-compact: the beginning is only in overview.txt.
+    expect(textOf(readPage(build.outDir, `/sessions/${id(61)}/`) ?? '')).toContain('Set up the project.');
+    expect(readPage(build.outDir, `/sessions/${id(61)}/steps/0/`)).toBeDefined();
+    // fixtures/cases/artifacts-only: says what is there.
+    const artifactsOnly = textOf(readPage(build.outDir, `/sessions/${id(62)}/`) ?? '');
+    expect(artifactsOnly).toContain("This session's folder holds 1 artifact and no log");
+    expect(artifactsOnly).toContain('no step record is dated: the earliest artifact update');
+    // fixtures/cases/step-files-without-record: steps/4/ has a page of its own, marked.
+    const files = textOf(readPage(build.outDir, `/sessions/${id(63)}/steps/4-files/`) ?? '');
+    expect(files).toContain('No log holds a record of step 4');
+    expect(files).toContain('context canceled');
+  });
+
   it('reports dates it cannot place, shows them as given and leaves them out of days, charts and sort keys', () => {
     // fixtures/cases/bad-dates: the first and last day JavaScript knows, years 0 and 9999, no date at all. Issue 10:
     // /stats/ threw `RangeError: Invalid time value`, and years 0 and 9999 drew 120,000 months (28 MB).
