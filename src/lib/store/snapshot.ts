@@ -20,6 +20,7 @@ import type { TranscriptLine } from '../brain/chunks.ts';
 import { searchedRoot } from '../brain/discover.ts';
 import type { Discovery, Problem, SessionRef } from '../brain/types.ts';
 import { identitiesOf, identityKey, unionOrder, type LineIdentity } from './lines.ts';
+import { KeptLines } from './garbage.ts';
 import { SAFE_RANGE, asStoreError, diagnoseStoreFailure } from './schema.ts';
 
 /** Sessions listed and read at once by `snapshotAll` (I/O bound; more only raises the memory held). */
@@ -163,16 +164,27 @@ export async function snapshotSession(db: DatabaseSync, ref: SessionRef, now = n
   const transcripts = new Map<'compact' | 'full', { lines: TranscriptLine[]; badUtf8: Set<string> }>();
   for (const t of transcriptsToRead) {
     const before = problems.length;
-    const lines: TranscriptLine[] = [];
-    await readTranscript(sfs, t, new ProblemBudget(problems, ref.id), (line) => lines.push(line));
+    const kept = new KeptLines();
+    await readTranscript(sfs, t, new ProblemBudget(problems, ref.id), (line) => kept.add(line));
+    const lines = kept.finish();
+    const notKept = kept.problem(ref.id, MAIN[t]);
     // The text kept has U+FFFD where the bytes were not UTF-8: the line is flagged so the reader can still say so.
     const badUtf8 = new Set(problems.slice(before).filter((p) => p.kind === 'bad-encoding' && p.line !== undefined).map((p) => `${p.file}:${p.line}`));
     // Line-level problems (torn lines, bad records) are found again by the reader in what is kept.
-    const kept = problems.slice(before).filter((p) => KEPT_PROBLEM_KINDS.has(p.kind));
-    problems.splice(before, problems.length - before, ...kept);
+    const readProblems = problems.slice(before).filter((p) => KEPT_PROBLEM_KINDS.has(p.kind));
+    problems.splice(before, problems.length - before, ...readProblems);
     // A transcript that could not be read whole is left as stored (its lines are not "gone"), and tried next time.
-    if (kept.some((p) => p.kind !== 'too-large')) continue;
+    if (readProblems.some((p) => p.kind !== 'too-large')) continue;
+    if (notKept) problems.push(notKept);
     transcripts.set(t, { lines, badUtf8 });
+  }
+  // What a transcript not read again this time did not keep stays said (the lines stored are the same).
+  for (const t of ['compact', 'full'] as const) {
+    if (transcriptsToRead.has(t)) continue;
+    const said = db
+      .prepare("SELECT kind, file, line, message FROM problems WHERE session_id = ? AND kind = 'too-large' AND file = ? AND message LIKE '%counted, not stored, by the archive store.'")
+      .all(ref.id, MAIN[t]) as Array<{ kind: 'too-large'; file: string; line: number | null; message: string }>;
+    for (const p of said) problems.push({ kind: p.kind, sessionId: ref.id, file: p.file, message: p.message });
   }
   const files: ReadFile[] = [];
   const readTranscriptFiles: Array<{ rel: string; state: FileState }> = [];
