@@ -263,6 +263,9 @@ describe('reader cases under ARCHIVE_BASE', () => {
     expect(call).not.toContain('S3cretPassw0rd42');
     expect(call).toMatch(new RegExp(`<img src="${BASE}sessions/${id}/uploads/\\d+\\.webp" alt="Browser recording login_check_1782900058000\\.webp"`));
     expect(readPage(build.outDir, `/sessions/${id}/steps/2/`)).toContain(`browser/click_feedback_1782900065000.png`);
+    // The session page's uploads list names the recording for what it is and links the call that made it.
+    const uploads = textOf(readPage(build.outDir, `/sessions/${id}/`)?.match(/<section id="uploads"[\s\S]*?<\/section>/)?.[0] ?? '');
+    expect(uploads).toMatch(/login_check_1782900058000\.webp\s*Browser recording, 384 B\s*made at step 1/);
     const published = fileForUrl(build.outDir, `/sessions/${id}/browser/${screenshot}`);
     expect(published && readFileSync(published)).toEqual(readFileSync(path.join(casesDir, 'browser-trail/antigravity/brain', id, '.tempmediaStorage', screenshot)));
     expect(textOf(readPage(build.outDir, `/sessions/${id}/artifacts/browser~scratchpad_ab12cd34.md/`) ?? '')).toContain('open the login page');
