@@ -96,6 +96,8 @@ describe('text as written, on a built site (fixtures/cases/text-as-written)', ()
     }
     const exported = visible(page(`/sessions/${ID}/export.html`));
     expect(missingLines(output, exported)).toEqual([]);
+    // The session page shows the call's output head, the same lines.
+    expect(missingLines(output, visible(page(`/sessions/${ID}/`)))).toEqual([]);
   });
 
   it("keeps the backslashes of the model's prose and sends its links to the archived artifact", () => {
