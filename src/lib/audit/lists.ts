@@ -204,9 +204,8 @@ export function errorGroups(sessions: SessionSummary[], subagents: SubagentIds =
   return [...byMessage.values()];
 }
 
-/** The failed calls and agent errors of every session, counted from the same rows the list shows. */
-export function errorCounts(sessions: SessionSummary[], subagents: SubagentIds = NONE): { failedCalls: number; agentErrors: number; groups: number } {
-  const groups = errorGroups(sessions, subagents);
+/** Totals of message groups: failed calls, agent errors, different messages. */
+function groupTotals(groups: ErrorGroup[]): { failedCalls: number; agentErrors: number; groups: number } {
   return {
     failedCalls: groups.reduce((n, g) => n + g.failedCalls, 0),
     agentErrors: groups.reduce((n, g) => n + g.agentErrors, 0),
@@ -214,9 +213,14 @@ export function errorCounts(sessions: SessionSummary[], subagents: SubagentIds =
   };
 }
 
+/** The failed calls and agent errors of every session, counted from the same rows the list shows. */
+export function errorCounts(sessions: SessionSummary[], subagents: SubagentIds = NONE): { failedCalls: number; agentErrors: number; groups: number } {
+  return groupTotals(errorGroups(sessions, subagents));
+}
+
 /** Every page of `/audit/errors/`: message groups, paginated, with the totals. */
 export function errorListPaths(sessions: SessionSummary[], subagents: SubagentIds = NONE) {
   const groups = errorGroups(sessions, subagents);
-  const counts = { failedCalls: groups.reduce((n, g) => n + g.failedCalls, 0), agentErrors: groups.reduce((n, g) => n + g.agentErrors, 0) };
+  const counts = groupTotals(groups);
   return paginate(groups, ERROR_GROUPS_PER_PAGE).map((page) => ({ params: { page: pageParam(page.n) }, props: { page, counts } }));
 }
