@@ -6,7 +6,7 @@
  * with a store that never held the sessions replaced a real archive with an empty one, and a file name that is
  * not UTF-8 was skipped without a problem row.
  */
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -112,6 +112,37 @@ describe('a read-only store', () => {
       chmodSync(store, 0o600);
     }
   }, 60_000);
+});
+
+/** Whether `chattr +i` works here (root on a file system that has the flag): a store even root cannot write. */
+function immutable(file: string, on: boolean): boolean {
+  try {
+    execFileSync('chattr', [on ? '+i' : '-i', file], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('a store that cannot be written (chattr +i, where it works)', () => {
+  it('stops npm run archive and npm run build with exit code 2, a hint naming ARCHIVE_STORES, and no trace', async (context) => {
+    const store = path.join(work, 'immutable.sqlite');
+    const db = openStore(store);
+    await snapshotAll(db, await discoverSessions({ geminiHome: home('immutable-home') }));
+    db.close();
+    if (!immutable(store, true)) context.skip();
+    try {
+      for (const script of ['archive', 'build'] as const) {
+        const r = await run(script, { GEMINI_HOME: path.join(work, 'immutable-home'), ARCHIVE_STORE: store, ARCHIVE_OUT_DIR: path.join(work, 'immutable-out') });
+        expect(r.code, `${script}: ${r.out}`).toBe(2);
+        expect(r.out).toContain(`The archive store ${store} cannot be used: permission denied`);
+        expect(r.out).toMatch(/\nHint: .*ARCHIVE_STORES=<file>/);
+        noTrace(r.out);
+      }
+    } finally {
+      immutable(store, false);
+    }
+  }, 120_000);
 });
 
 describe('ARCHIVE_BASE', () => {

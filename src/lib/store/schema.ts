@@ -146,7 +146,12 @@ export class StoreError extends Error {
  * damaged store once ended `npm run archive` and `npm run build` with a stack trace and exit code 1.
  */
 const STORE_FAILURES: Record<number, { why: string; hint: string }> = {
-  3: { why: 'permission denied', hint: "Check the permissions of the file and its folder (SQLite writes a journal beside it), or point ARCHIVE_STORE elsewhere." },
+  3: {
+    why: 'permission denied',
+    hint:
+      'Check the permissions of the file and its folder (SQLite writes a journal beside it), or point ARCHIVE_STORE elsewhere; ' +
+      'to build the site from a store you cannot write, use ARCHIVE_STORES=<file> (read-only, nothing is snapshotted).',
+  },
   5: { why: 'another process held it past the busy timeout', hint: 'Run the command again once the other snapshot or build has finished.' },
   6: { why: 'it is locked', hint: 'Run the command again once the other snapshot or build has finished.' },
   8: {
