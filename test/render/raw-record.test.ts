@@ -1,0 +1,18 @@
+/** Raw records for reading (issue 22): JSON pretty-printed with the same values, anything else exactly as read. */
+import { describe, expect, it } from 'vitest';
+import { prettyRecord } from '../../src/lib/render/raw-record.ts';
+
+describe('a raw record for reading', () => {
+  it('pretty-prints a JSON record, two spaces a level, with the same values', () => {
+    const raw = '{"step_index":96,"type":"CODE_ACTION","content":"Created At: x\\n[diff_block_start]\\n@@ -1 +1 @@","tool_calls":[{"name":"run_command","args":{"CommandLine":"ls"}}]}';
+    const shown = prettyRecord(raw);
+    expect(shown.pretty).toBe(true);
+    expect(shown.text.split('\n')[1]).toBe('  "step_index": 96,');
+    expect(shown.text).toContain('\n      "name": "run_command",');
+    expect(JSON.parse(shown.text)).toEqual(JSON.parse(raw));
+  });
+
+  it('keeps a line that is not JSON exactly as read', () => {
+    for (const raw of ['{"step_index": 3, "content": "torn', 'not json at all', '']) expect(prettyRecord(raw)).toEqual({ text: raw, pretty: false });
+  });
+});
