@@ -9,7 +9,9 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, 
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { discoveryOptionsFromEnv } from '../../src/lib/brain/index.ts';
 import { siteFolders } from '../../src/lib/build/folders.ts';
+import { buildStoresFromEnv, storePathFromEnv } from '../../src/lib/store/location.ts';
 import { checkBuildFolders, checkOutDir, expandHome } from '../../src/lib/build/out-dir.ts';
 import { BuildStop } from '../../src/lib/build/stop.ts';
 import { projectRoot } from '../helpers/build-site.ts';
@@ -159,6 +161,15 @@ describe('checkOutDir', () => {
     expect(expandHome('~', '/h')).toBe('/h');
     expect(expandHome('~/site', '/h')).toBe('/h/site');
     expect(expandHome('a~b', '/h')).toBe('a~b');
+  });
+
+  it('expands ~ in the store and input settings too (quoted in a crontab, they reach the build as typed)', () => {
+    const env = { HOME: '/h', ARCHIVE_STORE: '~/data/a.sqlite', ARCHIVE_STORES: '~/x.sqlite:/y.sqlite' };
+    expect(storePathFromEnv(env)).toBe('/h/data/a.sqlite');
+    expect(buildStoresFromEnv(env)).toEqual(['/h/x.sqlite', '/y.sqlite']);
+    const home = process.env.HOME || os.homedir();
+    expect(discoveryOptionsFromEnv({ GEMINI_HOME: '~/.gemini-work' })).toEqual({ geminiHome: path.join(home, '.gemini-work') });
+    expect(discoveryOptionsFromEnv({ BRAIN_ROOTS: '~/a/brain:/b/brain' })).toEqual({ brainRoots: [path.join(home, 'a/brain'), '/b/brain'] });
   });
 
   it('leaves build folders that carry the mark to the build, and stops at one that does not', () => {

@@ -5,6 +5,7 @@
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { expandHome } from '../home-path.ts';
 import type { BrainRoot, Discovery, Problem, SessionRef, ShadowedCopy } from './types.ts';
 
 /** Session folder names: UUIDs only; anything else in a brain root is ignored. */
@@ -18,10 +19,11 @@ export function discoveryOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): {
   const roots = (env.BRAIN_ROOTS ?? '')
     .split(':')
     .map((r) => r.trim())
-    .filter((r) => r !== '');
+    .filter((r) => r !== '')
+    .map((r) => expandHome(r, env.HOME || os.homedir()));
   if (roots.length > 0) return { brainRoots: roots };
   const home = env.GEMINI_HOME?.trim();
-  return { geminiHome: home ? home : path.join(os.homedir(), '.gemini') };
+  return { geminiHome: home ? expandHome(home, env.HOME || os.homedir()) : path.join(os.homedir(), '.gemini') };
 }
 
 /** Why `home` held no brain folder, for people: missing, a file, an empty folder, or no `<product>/brain/` in it. */

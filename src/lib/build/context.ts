@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { siteFolders, type SiteFolders } from './folders.ts';
-import { expandHome } from './out-dir.ts';
+import { expandHome } from '../home-path.ts';
 
 /** One build's settings. */
 export interface BuildContext {
@@ -25,8 +25,8 @@ export interface BuildContext {
   astroArgs: string[];
 }
 
-/** Absolute form of a path given relative to where the user ran the command (`~` is left to discovery). */
-const absolute = (p: string): string => (p.startsWith('~') ? p : path.resolve(p));
+/** Absolute form of a path given relative to where the user ran the command (`~` and `~/…` expanded). */
+const absolute = (p: string): string => path.resolve(expandHome(p));
 
 /** The settings of a build from the environment and the command line. */
 export function buildContext(projectRoot: string, given: NodeJS.ProcessEnv, astroArgs: string[]): BuildContext {

@@ -11,24 +11,20 @@ import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { readSiteMark } from '../archive/incremental.ts';
+import { expandHome } from '../home-path.ts';
 import { joinFolders } from '../join/current.ts';
 import { defaultStorePath, storePathFromEnv, buildStoresFromEnv } from '../store/location.ts';
 import { isOwnFolder, type SiteFolders } from './folders.ts';
 import { buildFoldersPresent } from './publish.ts';
 import { BuildStop } from './stop.ts';
 
+export { expandHome };
+
 /** Exit code of a build stopped by a setting it cannot use (README, "Exit codes"). */
 export const SETTING_EXIT_CODE = 2;
 
 /** The hint every refusal ends with: there is no `--force`, another folder is the way. */
 const PICK_ANOTHER = 'point ARCHIVE_OUT_DIR at a new or empty folder (the default is dist/ in the project); the build never writes into a folder it did not make.';
-
-/** `~` and `~/…` as the shell would have expanded them (a value quoted in a crontab or a .env file is not). */
-export function expandHome(given: string, home: string = process.env.HOME || os.homedir()): string {
-  if (given === '~') return home;
-  if (given.startsWith('~/')) return path.join(home, given.slice(2));
-  return given;
-}
 
 /** A folder the out dir must not be, and how close it may come. */
 interface Guarded {

@@ -8,6 +8,7 @@
  * `ARCHIVE_STORES`, or when no brain folder is found (the demo never writes the user's store).
  */
 import path from 'node:path';
+import { expandHome } from '../home-path.ts';
 import { snapshotPhase } from '../archive/snapshot-phase.ts';
 import { storePathFromEnv } from '../store/location.ts';
 import { StoreError, diagnoseStoreFailure } from '../store/schema.ts';
@@ -20,9 +21,9 @@ export const STORE_EXIT_CODE = 2;
 /** Snapshot into the store `ctx.env` names; store paths are made absolute for the render processes (another cwd). */
 export async function snapshotArchive(ctx: BuildContext): Promise<void> {
   const store = ctx.env.ARCHIVE_STORE?.trim();
-  if (store && store.toLowerCase() !== 'none') ctx.env.ARCHIVE_STORE = path.resolve(store);
+  if (store && store.toLowerCase() !== 'none') ctx.env.ARCHIVE_STORE = path.resolve(expandHome(store));
   if (ctx.env.ARCHIVE_STORES) {
-    ctx.env.ARCHIVE_STORES = ctx.env.ARCHIVE_STORES.split(':').map((s) => (s.trim() ? path.resolve(s.trim()) : '')).join(':');
+    ctx.env.ARCHIVE_STORES = ctx.env.ARCHIVE_STORES.split(':').map((s) => (s.trim() ? path.resolve(expandHome(s.trim())) : '')).join(':');
   }
   try {
     const outcome = await snapshotPhase(ctx.env, { info: (m) => console.log(m), warn: (m) => console.warn(m) });

@@ -6,6 +6,7 @@
  */
 import os from 'node:os';
 import path from 'node:path';
+import { expandHome } from '../home-path.ts';
 
 /** The store file's name inside the data folder. */
 export const STORE_FILE_NAME = 'archive.sqlite';
@@ -27,7 +28,7 @@ export function defaultStorePath(env: NodeJS.ProcessEnv = process.env, platform:
 export function storePathFromEnv(env: NodeJS.ProcessEnv = process.env): string | undefined {
   const given = env.ARCHIVE_STORE?.trim();
   if (given && given.toLowerCase() === 'none') return undefined;
-  if (given) return path.resolve(given);
+  if (given) return path.resolve(expandHome(given, env.HOME || os.homedir()));
   // Tests never touch the user's real store: a test (or a build it started, which inherits VITEST) that reaches the
   // default location has forgotten ARCHIVE_STORE, which once let a loader test list a store a hand-made build had left.
   if (process.env.VITEST) throw new Error('a test reached the default archive store; give it ARCHIVE_STORE (a temporary path, or none)');
@@ -40,5 +41,5 @@ export function buildStoresFromEnv(env: NodeJS.ProcessEnv = process.env): string
     .split(':')
     .map((s) => s.trim())
     .filter((s) => s !== '')
-    .map((s) => path.resolve(s));
+    .map((s) => path.resolve(expandHome(s, env.HOME || os.homedir())));
 }
