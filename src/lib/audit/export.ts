@@ -23,7 +23,7 @@ import { formatClock, formatDuration, formatUtc } from '../archive/format.ts';
 import { argLines } from '../conversation/preview.ts';
 import { recordedCall } from '../conversation/view.ts';
 import { sessionTurns, type SessionTurns } from '../turns/index.ts';
-import { failureWords, sessionFailureCounts } from '../turns/failures.ts';
+import { failureWords, isFailedOrphan, sessionFailureCounts } from '../turns/failures.ts';
 import { escapeHtml } from '../render/escape.ts';
 import { anchors, urls } from '../urls.ts';
 
@@ -196,7 +196,7 @@ function itemHtml(item: TurnItem, session: Session, sessionId: string, stepSumma
       return `<div class="step" id="${escapeHtml(anchors.step(item.stepKey))}"><div class="who">User${item.createdAt ? ` · ${escapeHtml(formatClock(item.createdAt))}` : ''} · ${what}${item.path ? ` <span class="mono">${escapeHtml(item.path)}</span>` : ''} <span class="muted">(step ${escapeHtml(item.stepKey)}, ${escapeHtml(item.type)})</span></div>${pre(item.text)}</div>`;
     }
     case 'orphan-result':
-      return `<div class="step${item.outcome.status === 'failed' ? ' err' : ''}" id="${escapeHtml(anchors.step(item.stepKey))}"><span class="kind">result</span>${escapeHtml(item.outcome.line || item.type)}${item.outcome.status === 'failed' ? ' <span class="badge err">failed</span>' : ''} <span class="muted">(step ${escapeHtml(item.stepKey)}, no call recorded for it)</span></div>`;
+      return `<div class="step${item.outcome.status === 'failed' ? ' err' : ''}" id="${escapeHtml(anchors.step(item.stepKey))}"><span class="kind">result</span>${escapeHtml(item.outcome.line || item.type)}${item.outcome.status === 'failed' ? ` <span class="badge err">${isFailedOrphan(item.type, item.outcome) ? 'failed' : 'agent error'}</span>` : ''} <span class="muted">(step ${escapeHtml(item.stepKey)}, no call recorded for it)</span></div>`;
   }
 }
 
