@@ -89,6 +89,8 @@ describe('text as written, on a built site (fixtures/cases/text-as-written)', ()
     const report = contentOf(3).slice(contentOf(3).indexOf('===================='), contentOf(3).indexOf('</SYSTEM_MESSAGE>'));
     expect(missingLines(output, visible(unfolded(step(2))))).toEqual([]);
     expect(missingLines(report, visible(unfolded(step(3))))).toEqual([]);
+    // The system message past its preamble and tags, as the session page reads it (the raw record keeps them).
+    expect(unfolded(step(3))).not.toMatch(/not actually sent by the user|&lt;SYSTEM_MESSAGE&gt;/);
     for (const html of [step(2), step(3)]) {
       // A `====` ruler under text is a heading in Markdown, `*x*` emphasis: neither here.
       expect(html).not.toMatch(/<h\d[^>]*>[^<]*(test session starts|FAILURES|passed in)/);
@@ -160,6 +162,7 @@ describe.skipIf(realHome === undefined)('text as written on the real sessions', 
         userPages++;
         expect(unfolded(html), file).not.toMatch(/&lt;USER_REQUEST&gt;|&lt;ADDITIONAL_METADATA&gt;/);
       }
+      if (/title="record type SYSTEM_MESSAGE"/.test(html)) expect(unfolded(html), file).not.toMatch(/not actually sent by the user/);
     }
     expect(dead).toEqual([]);
     expect(eaten).toEqual([]);
