@@ -9,10 +9,9 @@
  * Scanning each decoded reading, and mapping every hit back onto whole escapes of the text, covers every form.
  *
  * A token glued to the word before it (`TOKENghp_…`, `keyAKIA…`) is missed the same way, by rules that want a
- * boundary before the token. A last reading puts a space in place of the character just before each such token:
- * the same length, so its positions are the text's own.
+ * boundary before the token. `scan.ts` adds a reading with a space in place of the character just before each
+ * such token: the same length, so its positions are the text's own (layer `unglued`).
  */
-import { GLUED_TOKEN } from './patterns.ts';
 
 /** One reading of a root text: the text itself, or one more layer of escapes decoded from its parent. */
 export interface Reading {
@@ -25,7 +24,7 @@ export interface Reading {
   escapes?: EscapeMap;
 }
 
-type Layer = 'json' | 'percent' | 'unglued';
+export type Layer = 'json' | 'percent' | 'unglued';
 
 /**
  * JSON's escapes. The tokenizer and the decoder are the same regex, so both agree on where escapes are: `\\` is
@@ -82,13 +81,6 @@ export function readingsOf(text: string, json = false): Reading[] {
   for (const reading of readings.slice()) {
     if (!HAS_PERCENT_ESCAPE.test(reading.text)) continue;
     readings.push({ text: reading.text.replace(PERCENT_ESCAPE, decodePercentEscape), parent: reading, layer: 'percent' });
-  }
-  for (const reading of readings.slice()) {
-    GLUED_TOKEN.lastIndex = 0;
-    if (!GLUED_TOKEN.test(reading.text)) continue;
-    GLUED_TOKEN.lastIndex = 0;
-    const unglued = reading.text.replace(GLUED_TOKEN, (_glued, token: string) => ` ${token}`);
-    readings.push({ text: unglued, parent: reading, layer: 'unglued' });
   }
   return readings;
 }

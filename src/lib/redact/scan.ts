@@ -8,7 +8,7 @@
  */
 import { lintSource } from '@secretlint/core';
 import { secretLintProfiler } from '@secretlint/profiler';
-import { AWS_SECRET_AT, CUT_TAILS, OWN_PATTERNS, PREFILTER, SCAN_TRIGGER, SECRETLINT_CONFIG, kindForSecretlint } from './patterns.ts';
+import { AWS_SECRET_AT, CUT_TAILS, gluedTokens, OWN_PATTERNS, PREFILTER, PROSE_PREFILTER, SCAN_TRIGGER, SECRETLINT_CONFIG, kindForSecretlint } from './patterns.ts';
 import { PROSE_PATTERNS, type ProsePattern } from './prose.ts';
 import { type Reading, rangeInRoot, readingsOf } from './readings.ts';
 
@@ -64,25 +64,37 @@ type Found = Map<string, string>;
 export async function scanTexts(texts: readonly string[], options: ScanOptions = {}): Promise<Hit[][]> {
   const hits: Hit[][] = texts.map(() => []);
   const found: Found = new Map();
-  let batch: BatchItem[] = [];
-  let batchChars = 0;
+  // Readings that may hold any secret, and readings that may hold only a password in prose (no secretlint needed).
+  const batches = { full: { items: [] as BatchItem[], chars: 0 }, prose: { items: [] as BatchItem[], chars: 0 } };
+  const add = async (which: 'full' | 'prose', item: BatchItem): Promise<void> => {
+    const batch = batches[which];
+    batch.items.push(item);
+    batch.chars += item.reading.text.length + SEPARATOR.length;
+    if (batch.chars >= BATCH_CHARS) {
+      await scanBatch(batch.items, hits, found, which === 'full');
+      batch.items = [];
+      batch.chars = 0;
+    }
+  };
   for (let index = 0; index < texts.length; index++) {
     const text = texts[index]!;
     if (!SCAN_TRIGGER.test(text)) continue;
     const readings = readingsOf(text, options.json?.[index]);
+    // Decoding never glues a token to a word, so only the most decoded readings need their glued tokens loosened.
+    const parents = new Set(readings.map((r) => r.parent));
     for (const reading of readings) {
-      // A text with no escape passed SCAN_TRIGGER by PREFILTER itself: no need to test it twice.
-      if ((readings.length > 1 || reading.parent) && !PREFILTER.test(reading.text)) continue;
-      batch.push({ index, reading });
-      batchChars += reading.text.length + SEPARATOR.length;
-      if (batchChars >= BATCH_CHARS) {
-        await scanBatch(batch, hits, found);
-        batch = [];
-        batchChars = 0;
+      if (PREFILTER.test(reading.text)) {
+        await add('full', { index, reading });
+        const unglued = parents.has(reading) ? undefined : ungluedReading(reading);
+        if (unglued) await add('full', { index, reading: unglued });
+      } else if (PROSE_PREFILTER.test(reading.text)) {
+        await add('prose', { index, reading });
       }
     }
   }
-  if (batch.length > 0) await scanBatch(batch, hits, found);
+  for (const which of ['full', 'prose'] as const) {
+    if (batches[which].items.length > 0) await scanBatch(batches[which].items, hits, found, which === 'full');
+  }
   if (found.size > 0) removeFoundEverywhere(texts, options, found, hits);
   options.cutAtEnd?.forEach((cut, index) => {
     if (cut && texts[index] !== undefined) hits[index]!.push(...cutTailHits(texts[index]));
@@ -102,7 +114,7 @@ function cutTailHits(text: string): Hit[] {
   return out;
 }
 
-async function scanBatch(items: BatchItem[], hits: Hit[][], found: Found): Promise<void> {
+async function scanBatch(items: BatchItem[], hits: Hit[][], found: Found, secretlint: boolean): Promise<void> {
   const starts: number[] = [];
   const parts: string[] = [];
   let offset = 0;
@@ -114,11 +126,15 @@ async function scanBatch(items: BatchItem[], hits: Hit[][], found: Found): Promi
   const content = parts.join(SEPARATOR);
   const inBatch: Hit[] = [];
 
-  const result = await lintSource({
-    source: { content, filePath: 'transcript-strings.txt', contentType: 'text' },
-    options: { config: SECRETLINT_CONFIG, noPhysicFilePath: true },
-  });
-  for (const message of result.messages) {
+  const messages = secretlint
+    ? (
+        await lintSource({
+          source: { content, filePath: 'transcript-strings.txt', contentType: 'text' },
+          options: { config: SECRETLINT_CONFIG, noPhysicFilePath: true },
+        })
+      ).messages
+    : [];
+  for (const message of messages) {
     let [start, end] = message.range;
     if (message.messageId === 'AWSSecretAccessKey') {
       AWS_SECRET_AT.lastIndex = start;
@@ -136,8 +152,8 @@ async function scanBatch(items: BatchItem[], hits: Hit[][], found: Found): Promi
     while (end < content.length && TOKEN_CHAR.test(content[end]!)) end++;
     inBatch.push({ start, end, kind: kindForSecretlint(message.ruleId, message.messageId) });
   }
-  for (const { kind, regex, group, startGroup, accept } of [...OWN_PATTERNS, ...PROSE_PATTERNS] as ProsePattern[]) {
-    for (const match of content.matchAll(regex)) {
+  for (const { kind, regex, group, startGroup, accept, anchor } of (secretlint ? [...OWN_PATTERNS, ...PROSE_PATTERNS] : PROSE_PATTERNS) as ProsePattern[]) {
+    for (const match of anchor ? anchoredMatches(content, anchor, regex) : content.matchAll(regex)) {
       const range = match.indices?.[group];
       const from = startGroup === undefined ? range?.[0] : match.indices?.[startGroup]?.[0];
       if (range && from !== undefined && (!accept || accept(match))) inBatch.push({ start: from, end: range[1], kind });
@@ -157,6 +173,39 @@ async function scanBatch(items: BatchItem[], hits: Hit[][], found: Found): Promi
       hits[index]!.push({ start: rootStart, end: rootEnd, kind: hit.kind });
       const secret = reading.text.slice(start, end);
       if (!found.has(secret)) found.set(secret, hit.kind);
+    }
+  }
+}
+
+/**
+ * A reading with a space in place of the character just before each token glued to a word (`TOKENghp_…`), which
+ * rules wanting a boundary before the token miss; the same length, so its positions are its parent's. Only made for
+ * a reading that passed PREFILTER: found secrets are then sought literally, glued or not (`removeFoundEverywhere`).
+ */
+function ungluedReading(reading: Reading): Reading | undefined {
+  let unglued = '';
+  let at = 0;
+  for (const [start] of gluedTokens(reading.text)) {
+    unglued += `${reading.text.slice(at, start - 1)} `;
+    at = start;
+  }
+  return at === 0 ? undefined : { text: unglued + reading.text.slice(at), parent: reading, layer: 'unglued' };
+}
+
+/**
+ * Matches of `regex` tried only where `anchor` (a cheap, literal-led search) matches: a regex led by a lookbehind
+ * and an alternation of words is otherwise tried at every character of the batch.
+ */
+function* anchoredMatches(content: string, anchor: RegExp, regex: RegExp): Generator<RegExpExecArray> {
+  const sticky = new RegExp(regex.source, `${regex.flags.replace('g', '')}y`);
+  let after = 0;
+  for (const hit of content.matchAll(anchor)) {
+    if (hit.index < after) continue;
+    sticky.lastIndex = hit.index;
+    const match = sticky.exec(content);
+    if (match) {
+      after = match.index + match[0].length;
+      yield match;
     }
   }
 }
@@ -202,10 +251,14 @@ function removeFoundEverywhere(texts: readonly string[], options: ScanOptions, f
 
 /** How the compact transcript marks a value it cut: `…\n<truncated 2827 bytes>`. */
 const CUT_MARK_LITERAL = '<truncated ';
-/** The run of token characters just before a cut mark. */
-const BEFORE_CUT_MARK = /[^\s"'<>]{4,}(?=\n<truncated \d+ bytes>)/g;
+/** A cut mark, searched for first (a regex led by the run before it was tried at every character: quadratic). */
+const CUT_MARK = /\n<truncated \d+ bytes>/g;
+/** Characters of the run just before a cut mark (a secret's start). */
+const RUN_CHAR = /[^\s"'<>]/;
 /** A cut start this short is not taken for a secret's start (it could be any word). */
 const MIN_CUT_START = 6;
+/** The run before a cut mark is looked at this far back at most: longer than any token. */
+const MAX_CUT_RUN = 4096;
 
 /**
  * The compact transcript cuts long values, which can leave the start of a secret just before its cut mark (22 of
@@ -214,9 +267,11 @@ const MIN_CUT_START = 6;
  */
 function cutStarts(text: string, secrets: readonly string[]): [number, number, string][] {
   const out: [number, number, string][] = [];
-  for (const match of text.matchAll(BEFORE_CUT_MARK)) {
-    const run = match[0];
-    const end = match.index + run.length;
+  for (const mark of text.matchAll(CUT_MARK)) {
+    const end = mark.index;
+    let start = end;
+    while (start > 0 && end - start < MAX_CUT_RUN && RUN_CHAR.test(text[start - 1]!)) start--;
+    const run = text.slice(start, end);
     for (const secret of secrets) {
       for (let k = Math.min(secret.length - 1, run.length); k >= MIN_CUT_START; k--) {
         if (run.endsWith(secret.slice(0, k))) {
