@@ -36,6 +36,10 @@ describe('failures on the step-errors case', async () => {
     expect(failureMessage(step('10'))).toBe('model output error: model output must contain either output text or tool calls, these cannot both be empty, please try again');
     expect(failureMessage(step('12'))).toBe('UNAVAILABLE (code 503): No capacity available for model claude-sonnet-4-6 on the server');
     expect(failureLine(failureMessage(step('4')) ?? '')).not.toContain('\n');
+    // Only the head of a text says so: a viewed log that quotes the sentence further down is no error.
+    const quoted = { ...step('2'), type: 'VIEW_FILE', status: 'DONE', content: 'Created At: 2026-08-03T01:54:01Z\nCompleted At: 2026-08-03T01:55:00Z\nline 1\nEncountered error in step execution: boom' };
+    expect(failureMessage(quoted)).toBeUndefined();
+    expect(isErrorStep(quoted)).toBe(false);
   });
 
   it('counts failed calls and agent errors apart, each once', () => {

@@ -124,7 +124,8 @@ function errorFieldText(error: unknown): string | undefined {
   return undefined;
 }
 
-const ENCOUNTERED = /^[ \t]*(Encountered error in step execution:[^\n]*(?:\n(?![ \t]*\n)[^\n]*)*)/m;
+/** The sentence at the head of a step's text (past the header): a view of a log that quotes it further down is no error. */
+const ENCOUNTERED = /^\s*(Encountered error in step execution:[^\n]*(?:\n(?![ \t]*\n)[^\n]*)*)/;
 const ERROR_MESSAGE_LINE = /^[ \t]*Error Message:[ \t]*(.+?)[ \t]*$/m;
 const PROBLEM_PARSING = /^There was a problem parsing the tool call\.?\s*$/;
 
