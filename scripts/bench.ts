@@ -132,6 +132,34 @@ function siteFacts(dir: string, log: string): { pages: number; pagefindLine?: st
   return { pages, pagefindLine };
 }
 
+/**
+ * What the search index holds: its documents (Pagefind's page count over every bundle and language, from each
+ * bundle's `pagefind-entry.json`), languages, and the files and bytes of the index.
+ */
+function indexFacts(dir: string): { documents: number; languages: Record<string, number>; files: number; bytes: number } {
+  const root = path.join(dir, 'pagefind');
+  const facts = { documents: 0, languages: {} as Record<string, number>, files: 0, bytes: 0 };
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const full = path.join(d, e.name);
+      if (e.isDirectory()) walk(full);
+      else {
+        facts.files++;
+        facts.bytes += statSync(full).size;
+        if (e.name === 'pagefind-entry.json') {
+          const entry = JSON.parse(readFileSync(full, 'utf8')) as { languages?: Record<string, { page_count?: number }> };
+          for (const [lang, index] of Object.entries(entry.languages ?? {})) {
+            facts.documents += index.page_count ?? 0;
+            facts.languages[lang] = (facts.languages[lang] ?? 0) + (index.page_count ?? 0);
+          }
+        }
+      }
+    }
+  };
+  if (existsSync(root)) walk(root);
+  return facts;
+}
+
 /** The run's own figure from `npm run archive`'s closing line (`… in 0.4 s.`), without Node's start-up. */
 function reportedSnapshotS(log: string): number | null {
   const m = /file versions? in ([\d.]+) s\./.exec(readFileSync(log, 'utf8'));
@@ -211,6 +239,8 @@ record(cold);
 failIfBad(cold);
 const coldFacts = siteFacts(out, cold.log);
 const coldSize = siteSize(out);
+const coldIndex = indexFacts(out);
+say(`search index: ${coldIndex.documents} documents (${Object.entries(coldIndex.languages).map(([l, n]) => `${l} ${n}`).join(', ')}), ${coldIndex.files} files, ${(coldIndex.bytes / 2 ** 20).toFixed(1)} MiB`);
 say(`cold: ${cold.wallS} s, tree peak ${cold.peakTreeRssMib} MiB, ${coldFacts.pages} pages`);
 const weights = pageWeights(out);
 say(`page weight: largest session page ${weights.largestSessionPage?.bytes ?? 0} B, largest page under a session ${weights.largestPageUnderSession?.bytes ?? 0} B (${weights.largestPageUnderSession?.page ?? '—'}), ${weights.pagesOverCap} over 1.5 MB`);
@@ -290,6 +320,7 @@ const results = {
   warm_ratio: ratio(warm.wallS, floor?.wallS),
   peak_rss_mib: Math.max(cold.peakTreeRssMib, warm.peakTreeRssMib),
   search_ms: ourSearch?.firstMs ?? null,
+  indexed_documents: coldIndex.documents,
   max_single_process_rss_mib: Math.max(cold.peakProcessRssMib, warm.peakProcessRssMib),
   largest_session_page_bytes: weights.largestSessionPage?.bytes ?? null,
   largest_page_under_session_bytes: weights.largestPageUnderSession?.bytes ?? null,
@@ -315,6 +346,7 @@ const results = {
     search: { ours: ourSearch ?? null, floor: floorSearch ?? null },
     page_weight: weights,
     output: { cold: coldSize },
+    index: coldIndex,
     precompress: precompress
       ? { ...phase(precompress.m), site: precompress.size, result: JSON.parse(readFileSync(precompress.m.log, 'utf8').trim().split('\n').pop() ?? 'null') as unknown }
       : null,

@@ -80,7 +80,16 @@ function runQuery(page: Page, bundles: string[], baseUrl: string, query: string,
       const pagefind = await import(`${primary}pagefind.js`);
       const t1 = performance.now();
       await pagefind.options({ baseUrl, ranking });
-      const started = Promise.all([pagefind.init(), ...rest.map((b: string) => pagefind.mergeIndex(b, { baseUrl, ranking }))]);
+      // Every language index of every bundle, as the search page merges them (its main language loads by default).
+      const languages = await Promise.all(
+        (bundles as string[]).map(async (b) => {
+          const entry = (await (await fetch(`${b}pagefind-entry.json`)).json()) as { languages?: Record<string, { page_count?: number }> };
+          const found = entry.languages ?? {};
+          return Object.keys(found).sort((x, y) => (found[y]?.page_count ?? 0) - (found[x]?.page_count ?? 0)).slice(1);
+        }),
+      );
+      const others = (bundles as string[]).flatMap((b, i) => (languages[i] ?? []).map((language) => pagefind.mergeIndex(i === 0 ? `${b}./` : b, { baseUrl, ranking, language })));
+      const started = Promise.all([pagefind.init(), ...rest.map((b: string) => pagefind.mergeIndex(b, { baseUrl, ranking })), ...others]);
       if (preload) pagefind.preload(query).catch(() => {});
       await started;
       // `init()` only creates Pagefind's worker and returns; a search waits for the primary bundle's own start

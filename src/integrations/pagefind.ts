@@ -1,8 +1,8 @@
 /**
  * The search step: after `astro build`, put back the session folders an incremental build reused, then index the
- * built pages with Pagefind's Node API. Only elements marked `data-pagefind-body` are indexed (session, step and
- * artifact pages, all under `/sessions/`); big code, diff and raw-record blocks carry `data-pagefind-ignore` to keep
- * the index (and its memory) bounded.
+ * built pages with Pagefind's Node API. What is indexed is each session's search documents (one per turn,
+ * `/sessions/<id>/search/<doc>.html`, `src/lib/search/document.ts`) and artifact pages; step pages are not (the
+ * documents hold their words, and each step is a sub-result of its turn).
  *
  * The index is sharded by time (`src/lib/search/shards.ts`: this month's sessions by week, older ones by quarter,
  * a bucket too big for one Pagefind process split), one Pagefind bundle each (`<outDir>/pagefind/` for shard 0,
@@ -28,10 +28,14 @@ import { prefetchFiles, prefetchWanted } from '../lib/search/prefetch.ts';
 import { joinFolders } from '../lib/join/current.ts';
 
 /** Bump when what goes into a shard changes (indexing options, globs): every cached shard is rebuilt. */
-const SHARD_FORMAT = 'shard-2';
+const SHARD_FORMAT = 'shard-3-turns';
 
-/** The same settings for every index (the floor's too). */
-const INDEX_CONFIG = { forceLanguage: 'en' };
+/**
+ * The same settings for every index (the floor's too). No forced language: each document is indexed in the
+ * language its `<html lang>` names (`searchLanguageOf`), so Chinese and Japanese are split into words; Pagefind
+ * writes one index per language in each bundle, and the search page merges them all.
+ */
+const INDEX_CONFIG = {};
 
 /** Fail with a message and a hint when Pagefind reports errors. */
 function check(step: string, errors: string[]): void {
@@ -62,42 +66,56 @@ async function indexDirectory(siteDir: string, outputPath: string): Promise<numb
   }
 }
 
-/** Where a shard's session folders wait while Pagefind indexes them: `<outDir>/.search-shard-<n>/sessions/`. */
+/** Where a shard's indexed folders wait while Pagefind indexes them: `<outDir>/.search-shard-<n>/sessions/`. */
 const SHARD_ROOT_PREFIX = '.search-shard-';
 
 /**
- * Index one shard's pages into `outputPath` with one Pagefind service. Pagefind reads and parses the pages itself
+ * The folders of a session that hold its search documents: the conversation's documents (`search/`, one file per
+ * turn, `src/lib/search/document.ts`) and its artifact pages. Step pages and the session's other pages are not
+ * indexed: the documents carry their words.
+ */
+export const INDEXED_FOLDERS = ['search', 'artifacts'];
+
+/**
+ * Index one shard's documents into `outputPath` with one Pagefind service. Pagefind reads and parses the pages itself
  * (`addDirectory`: files read and parsed on every core, nothing copied through Node, which cost a third of the
  * step's CPU when each page was read here and sent over the service's pipe). It is pointed at a folder holding only
- * the shard's sessions: their folders are moved (renamed) under `<outDir>/.search-shard-<n>/sessions/` for the
- * time being, so the URLs Pagefind computes are the site's own, and always moved back. (A glob naming the shard's
- * sessions made Pagefind walk the whole out dir for every shard and match each file against hundreds of
- * alternatives.) Only `index.html` files: the pages with a search body are all of that name.
+ * the shard's indexed folders: each session's `search/` and `artifacts/` are moved (renamed) under
+ * `<outDir>/.search-shard-<n>/sessions/<id>/` for the time being, so the URLs Pagefind computes are the site's own,
+ * and always moved back. Pagefind walks every folder under the path it is given, so the step pages' folders (one per
+ * step) stay where they are, unwalked. (A glob naming the shard's sessions made Pagefind walk the whole out dir for
+ * every shard and match each file against hundreds of alternatives.)
  */
 async function indexShard(api: PagefindApi, outDir: string, n: number, ids: string[], outputPath: string, prefetch: boolean): Promise<number> {
   const root = path.join(outDir, `${SHARD_ROOT_PREFIX}${n}`);
-  const moved: string[] = [];
+  const moved: [string, string][] = [];
   const created = await api.createIndex(INDEX_CONFIG);
   check('createIndex', created.errors);
   const index = created.index;
   if (!index) throw new Error('Pagefind createIndex returned no index.');
   try {
-    mkdirSync(path.join(root, 'sessions'), { recursive: true });
     for (const id of ids) {
-      renameSync(path.join(outDir, 'sessions', id), path.join(root, 'sessions', id));
-      moved.push(id);
+      for (const folder of INDEXED_FOLDERS) {
+        const from = path.join(outDir, 'sessions', id, folder);
+        if (!existsSync(from)) continue;
+        const to = path.join(root, 'sessions', id, folder);
+        mkdirSync(path.dirname(to), { recursive: true });
+        renameSync(from, to);
+        moved.push([from, to]);
+      }
     }
+    mkdirSync(root, { recursive: true });
     // Pages read ahead, many at once, while Pagefind reads them a few at a time (`lib/search/prefetch.ts`).
     const stop = new AbortController();
-    const ahead = prefetch ? prefetchFiles([path.join(root, 'sessions')], 'index.html', { signal: stop.signal }) : undefined;
-    const added = await index.addDirectory({ path: root, glob: '**/index.html' }).finally(() => stop.abort());
+    const ahead = prefetch ? prefetchFiles([root], (name) => name.endsWith('.html'), { signal: stop.signal }) : undefined;
+    const added = await index.addDirectory({ path: root, glob: '**/*.html' }).finally(() => stop.abort());
     await ahead;
     check('addDirectory', added.errors);
     const written = await index.writeFiles({ outputPath });
     check('writeFiles', written.errors);
     return added.page_count;
   } finally {
-    for (const id of moved) renameSync(path.join(root, 'sessions', id), path.join(outDir, 'sessions', id));
+    for (const [from, to] of moved) renameSync(to, from);
     rmSync(root, { recursive: true, force: true });
     await index.deleteIndex();
   }

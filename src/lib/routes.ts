@@ -15,6 +15,7 @@ import { messagePagePaths, taskPagePaths, timelinePagePaths } from './archive/se
 import { recordFamilyNeighbours, rendersSession, sharedFamilyInputs } from './archive/incremental.ts';
 import { newestSessionFirst } from './archive/order.ts';
 import { shardFolder, siteSearchShards } from './search/shards.ts';
+import { searchDocumentGroups } from './search/document.ts';
 import { currentJoin } from './join/current.ts';
 import type { SearchBundle } from './join/join.ts';
 import { urls, useSessionBases } from './urls.ts';
@@ -199,6 +200,21 @@ export async function stepPaths() {
     return rows.map((row: StepRow, i: number) => ({
       params: { id: session.id, key: row.key },
       props: { session, row, prev: rows[i - 1], next: rows[i + 1] },
+    }));
+  });
+}
+
+/**
+ * `/sessions/<id>/search/<doc>.html`: the session's search documents, one per turn or part of a long turn
+ * (`search/document.ts`), each with its steps' keys.
+ */
+export async function searchDocumentPaths() {
+  const { steps } = await collections();
+  return (await renderedSessions()).flatMap((session) => {
+    const rows = steps.get(session.id) ?? [];
+    return searchDocumentGroups(rows).map((group, i) => ({
+      params: { id: session.id, doc: group.slug },
+      props: { session, group, first: i === 0 },
     }));
   });
 }

@@ -5,14 +5,20 @@
  * put filter values into `innerHTML`, so a workspace path holding `<meta http-equiv="refresh">` navigated the page
  * (issue 10). Excerpts are built from the page text (src/lib/search/excerpt.ts), not from Pagefind's HTML excerpt.
  *
- * The index is sharded (src/integrations/pagefind.ts): `data-bundles` lists the Pagefind bundles to search, each
- * `{ bundle, baseUrl }` (the bundle folder's URL, and the base its result URLs are relative to): this site's shards
- * that hold sessions, or in a joined site every part's (src/lib/join/). The first is searched as the main index,
- * the others are merged into it at once (`mergeIndex`, each with its own base), so results and filters come back
- * as one. Pagefind starts as soon as the page runs; with a `?q=`, that query's chunks are
- * preloaded in every shard meanwhile and it is searched the moment the shards are merged. The query is kept in the
- * URL (`?q=`), so a reload or a shared link shows the same results. The filter values load when a filter group is
- * first opened (`FilterPanel`).
+ * A result is a search document (src/lib/search/document.ts): a turn of a session, or an artifact page. Results are
+ * grouped by session (src/lib/search/results.ts): the session's best turn as `<session title> › Turn 4: <request>`
+ * linking to the turn, its step hits under it (`step 38 · run_command npm test · exit 1`, each linking to its step
+ * page, the best with an excerpt), and the session's other turns folded under "N more results in this session".
+ *
+ * The index is sharded (src/integrations/pagefind.ts) and holds one index per language in each shard (documents are
+ * indexed in their own language, so Chinese and Japanese words are split): `data-bundles` lists the Pagefind
+ * bundles to search, each `{ bundle, baseUrl }` (the bundle folder's URL, and the base its result URLs are relative
+ * to): this site's shards that hold sessions, or in a joined site every part's (src/lib/join/). The first is
+ * searched as the main index, and every other bundle and every other language of each bundle is merged into it
+ * (`mergeIndex`, each with its own base and language), so results and filters come back as one. Pagefind starts as
+ * soon as the page runs; with a `?q=`, that query's chunks are preloaded meanwhile and it is searched the moment the
+ * indexes are merged. The query is kept in the URL (`?q=`), so a reload or a shared link shows the same results. The
+ * filter values load when a filter group is first opened (`FilterPanel`).
  */
 import {
   afterHeading,
@@ -23,6 +29,7 @@ import {
   type PageAnchor,
   type WordHit,
 } from '../lib/search/excerpt.ts';
+import { documentHref, groupBySession, stepHits, type SessionGroup } from '../lib/search/results.ts';
 import {
   FILTER_ORDER,
   filterGroups,
@@ -112,66 +119,87 @@ function resultFacts(fragment: Fragment): string {
   return facts.join(' · ');
 }
 
-/** Words for the turn builder's outcome statuses (`outcome-status` meta); anything else is not shown. */
-const OUTCOME_WORDS: Record<string, string> = {
-  ok: 'Done',
-  failed: 'Failed',
-  running: 'Still running',
-  cancelled: 'Cancelled',
-  unknown: 'No result',
-};
-
-/** How the step ended (`outcome` meta), as a line: red only for a failure, amber outside the sandbox. */
-function outcomeNode(fragment: Fragment): HTMLParagraphElement | undefined {
-  const line = fragment.meta.outcome?.trim();
-  if (!line) return undefined;
-  const status = fragment.meta['outcome-status'] ?? '';
-  const word = Object.hasOwn(OUTCOME_WORDS, status) ? OUTCOME_WORDS[status] : undefined;
-  const outside = fragment.filters.outcome?.includes('outside sandbox') ?? false;
-  const p = el('p', 'search-result-outcome');
-  if (status === 'failed') p.classList.add('is-failed');
-  if (word) p.append(el('span', 'search-result-outcome-status', word), document.createTextNode(' · '));
-  p.append(document.createTextNode(line));
-  if (outside) p.append(document.createTextNode(' · '), el('span', 'search-result-outcome-bypass', 'outside the sandbox'));
-  return p;
+/** The excerpt of a section (a step's, or the part before a document's first heading) around its hits. */
+function sectionExcerpt(fragment: Fragment, sub: Fragment['sub_results'][number] | undefined): HTMLParagraphElement {
+  const words = contentWords(fragment.content);
+  const [start, to] = sub ? sectionRange(fragment.anchors, words.length, sub.anchor) : [0, words.length];
+  const title = sub?.anchor ? sub.title.trim() : '';
+  const from = title ? Math.min(afterHeading(words, start, title), to) : start;
+  const hits = sub ? sub.weighted_locations : fragment.weighted_locations;
+  return excerptNode(excerptParts(words, hits, from, to), 'search-result-excerpt');
 }
 
-/** One result: title link, facts, outcome, and an excerpt from the page's best-matching section. */
-function resultNode(fragment: Fragment): HTMLLIElement {
-  const li = el('li', 'search-result');
-  const heading = el('h2', 'search-result-title');
-  const href = safeHref(fragment.url);
+/** Step hits shown with an excerpt under a document; the others are listed by their heading. */
+const EXCERPTS_PER_DOCUMENT = 2;
+/** Step hits listed under a document at most ("and N more steps" after). */
+const STEPS_LISTED = 6;
+
+/**
+ * One document: its heading (`<session title> › Turn 4: <request>`) linking to the turn in the conversation, the
+ * facts line, and its step hits, each `step 38 · run_command npm test · exit 1` linking to the step's page, the
+ * best with an excerpt. `brief`: a session's further documents, with their step hits but no excerpts.
+ */
+function documentNode(fragment: Fragment, brief: boolean): HTMLElement {
+  const box = el('div', brief ? 'search-result-doc is-brief' : 'search-result-doc');
+  const heading = el(brief ? 'h3' : 'h2', 'search-result-title');
+  const href = safeHref(documentHref(fragment));
   const title = fragment.meta.title?.trim() || fragment.url;
   if (href) {
     const link = el('a', 'search-result-link', title);
     link.href = href;
     heading.append(link);
   } else heading.textContent = title;
-  li.append(heading);
+  box.append(heading);
   const facts = resultFacts(fragment);
-  if (facts) li.append(el('p', 'search-result-facts', facts));
-  const outcome = outcomeNode(fragment);
-  if (outcome) li.append(outcome);
-  // One excerpt per result, from the section with the most hit score: step pages have a heading per block, and
-  // an excerpt per section repeated the same words under "Output", "Call 1" and the like.
-  const words = contentWords(fragment.content);
-  const best = fragment.sub_results
-    .map((sub) => ({ sub, score: sub.weighted_locations.reduce((n, h) => n + h.balanced_score, 0) }))
-    .sort((a, b) => b.score - a.score)[0]?.sub;
-  const [start, to] = best ? sectionRange(fragment.anchors, words.length, best.anchor) : [0, words.length];
-  const sectionHref = best?.anchor ? safeHref(best.url) : undefined;
-  const sectionTitle = best?.anchor ? best.title.trim() : '';
-  const from = sectionHref && sectionTitle ? Math.min(afterHeading(words, start, sectionTitle), to) : start;
-  const hits = best ? best.weighted_locations : fragment.weighted_locations;
-  const excerpt = excerptNode(excerptParts(words, hits, from, to), 'search-result-excerpt');
-  if (sectionHref && sectionTitle) {
-    // Where on the page the words are, as a link to that section.
-    const link = el('a', 'search-result-section-link', sectionTitle);
-    link.href = sectionHref;
-    excerpt.prepend(link, document.createTextNode(' — '));
+  if (facts && !brief) box.append(el('p', 'search-result-facts', facts));
+  const steps = stepHits(fragment);
+  if (steps.length === 0) {
+    // An artifact page (or a hit before a document's first step): one excerpt from its best section.
+    if (!brief) {
+      const best = [...fragment.sub_results].sort((a, b) => b.weighted_locations.length - a.weighted_locations.length)[0];
+      box.append(sectionExcerpt(fragment, best));
+    }
+    return box;
   }
-  li.append(excerpt);
-  return li;
+  const list = el('ul', 'search-result-steps');
+  steps.slice(0, STEPS_LISTED).forEach((hit, i) => {
+    const item = el('li', 'search-result-step');
+    const link = el('a', 'search-result-step-link', hit.title);
+    const target = safeHref(hit.href);
+    if (target) link.href = target;
+    item.append(link);
+    if (!brief && i < EXCERPTS_PER_DOCUMENT) item.append(sectionExcerpt(fragment, hit.sub as Fragment['sub_results'][number]));
+    list.append(item);
+  });
+  if (steps.length > STEPS_LISTED) list.append(el('li', 'search-result-step muted small', `and ${plural(steps.length - STEPS_LISTED, 'more step')} in this turn`));
+  box.append(list);
+  return box;
+}
+
+/** One session's results: its best document in full, the others folded under "N more in this session". */
+class SessionResult {
+  readonly node = el('li', 'search-result');
+  private readonly more = el('details', 'search-result-more');
+  private readonly summary = el('summary', 'small');
+  private readonly rest = el('div', 'search-result-more-docs');
+  private count = 0;
+
+  constructor(group: SessionGroup<Fragment>) {
+    this.node.dataset.session = group.session;
+    const [best, ...others] = group.docs;
+    if (best) this.node.append(documentNode(best, false));
+    this.more.append(this.summary, this.rest);
+    this.add(others);
+  }
+
+  /** More documents of this session, found on a later page of results. */
+  add(docs: readonly Fragment[]): void {
+    if (docs.length === 0) return;
+    this.rest.append(...docs.map((d) => documentNode(d, true)));
+    this.count += docs.length;
+    this.summary.textContent = `${plural(this.count, 'more result', 'more results')} in this session`;
+    if (!this.more.isConnected) this.node.append(this.more);
+  }
 }
 
 /**
@@ -298,6 +326,9 @@ class SearchPage {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private results: SearchResponse['results'] = [];
   private shown = 0;
+  /** The sessions listed for the shown query, by session, with what they list. */
+  private sessions = new Map<string, SessionGroup<Fragment>>();
+  private sessionNodes = new Map<string, SessionResult>();
   private readonly pagefind: PagefindApi;
   private readonly input: HTMLInputElement;
   private readonly status: HTMLElement;
@@ -385,6 +416,8 @@ class SearchPage {
     if (generation !== this.generation || !found) return;
     this.results = found.results;
     this.shown = 0;
+    this.sessions = new Map();
+    this.sessionNodes = new Map();
     this.panel?.update(found.filters);
     this.list.replaceChildren();
     const n = found.results.length;
@@ -402,10 +435,54 @@ class SearchPage {
     const fragments = await Promise.all(next.map((r) => r.data()));
     if (generation !== this.generation) return;
     this.more.disabled = false;
-    this.list.append(...fragments.map(resultNode));
+    // Grouped by session: a session's later documents join the session already listed.
+    const before = new Map([...this.sessions].map(([k, g]) => [k, g.docs.length]));
+    const added = groupBySession(fragments, this.sessions);
+    for (const [session, n] of before) {
+      const group = this.sessions.get(session);
+      if (group && group.docs.length > n) this.sessionNodes.get(session)?.add(group.docs.slice(n));
+    }
+    for (const group of added) {
+      const node = new SessionResult(group);
+      this.sessionNodes.set(group.session, node);
+      this.list.append(node.node);
+    }
     this.more.hidden = this.shown >= this.results.length;
     if (!this.more.hidden) this.more.textContent = `More results (${plural(this.results.length - this.shown, 'more', 'more')})`;
   }
+}
+
+/** The languages a bundle indexed (`pagefind-entry.json`), by their documents; none when it cannot be read. */
+async function bundleLanguages(bundle: string): Promise<Record<string, { page_count?: number }>> {
+  try {
+    const response = await fetch(`${bundle}pagefind-entry.json`);
+    const entry = (await response.json()) as { languages?: Record<string, { page_count?: number }> };
+    return entry.languages ?? {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * The `mergeIndex` calls that make one search over every bundle's every language. Pagefind loads one language of a
+ * bundle: the page's (`lang`), or the bundle's biggest when it has none of that language; each other language is
+ * merged by name. The first bundle is the primary instance, and Pagefind skips a merge of the primary's own path,
+ * so its other languages are merged through `<bundle>./` (the same folder).
+ */
+async function languageMerges(bundles: { bundle: string; baseUrl: string }[], lang: string): Promise<{ path: string; baseUrl: string; language?: string }[]> {
+  const languages = await Promise.all(bundles.map((b) => bundleLanguages(b.bundle)));
+  const merges: { path: string; baseUrl: string; language?: string }[] = [];
+  bundles.forEach((b, i) => {
+    const found = languages[i] ?? {};
+    const names = Object.keys(found);
+    const main = names.includes(lang) ? lang : names.sort((x, y) => (found[y]?.page_count ?? 0) - (found[x]?.page_count ?? 0))[0];
+    if (i > 0) merges.push({ path: b.bundle, baseUrl: b.baseUrl });
+    for (const name of names) {
+      if (name === main) continue;
+      merges.push({ path: i === 0 ? `${b.bundle}./` : b.bundle, baseUrl: b.baseUrl, language: name });
+    }
+  });
+  return merges;
 }
 
 /** The bundles of `data-bundles` (see the module comment); none when it is missing or not a list of bundles. */
@@ -433,9 +510,13 @@ if (host && input && status && list && more && filterHost) {
   import(/* @vite-ignore */ `${first.bundle}pagefind.js`)
     .then(async (pagefind: PagefindApi) => {
       await pagefind.options({ baseUrl: first.baseUrl, ranking: RANKING });
+      const init = pagefind.init();
+      // Every language index of every bundle (one per language Pagefind saw: documents are indexed in their own
+      // language, so Chinese and Japanese are split into words); the first bundle's main language is the primary.
+      const merges = await languageMerges([first, ...rest], document.documentElement.lang || 'en');
       const ready = Promise.all([
-        pagefind.init(),
-        ...rest.map((b) => pagefind.mergeIndex(b.bundle, { baseUrl: b.baseUrl, ranking: RANKING })),
+        init,
+        ...merges.map((m) => pagefind.mergeIndex(m.path, { baseUrl: m.baseUrl, ranking: RANKING, ...(m.language ? { language: m.language } : {}) })),
       ]);
       if (q) pagefind.preload(q).catch(() => {});
       await ready;

@@ -1,15 +1,15 @@
 /**
- * Search in a real browser over the demo build served on 127.0.0.1: a word from a fixture step finds its step,
- * the result leads to the step page showing the word, results say where they are and how the step ended, and the
- * outcome, session and product filters narrow the results. Runs under the
- * site's CSP, so it also proves Pagefind works with it.
+ * Search in a real browser over the demo build served on 127.0.0.1: a word from a fixture step finds its turn, with
+ * the step under it leading to the step page showing the word; results are grouped by session and turn, steps say
+ * how they ended, a call and its output are one hit, and the outcome, session and product filters narrow the
+ * results. Runs under the site's CSP, so it also proves Pagefind works with it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext } from 'playwright-core';
 import { demoBuild } from '../helpers/homes.ts';
 import { hasChromium, launchBrowser } from '../helpers/browser.ts';
 import { serveStatic, type StaticServer } from '../../scripts/lib/static-server.ts';
-import { RESULT_LINK, expectProductFilterNarrows, resultCount } from '../helpers/search-ui.ts';
+import { RESULT_LINK, STEP_LINK, expectProductFilterNarrows, resultCount } from '../helpers/search-ui.ts';
 import { FILTER_ORDER, filterLabel } from '../../src/lib/search/filters.ts';
 
 describe.skipIf(!hasChromium())('search in the browser', () => {
@@ -41,7 +41,7 @@ describe.skipIf(!hasChromium())('search in the browser', () => {
     await page.locator('#site-search').press('Enter');
     await page.waitForURL(/\/search\/\?q=logslice/);
     expect(await resultCount(page, 'logslice')).toBeGreaterThan(0);
-    const stepLink = page.locator(`${RESULT_LINK}[href*="/steps/"]`).first();
+    const stepLink = page.locator(`${STEP_LINK}[href*="/steps/"]`).first();
     await stepLink.waitFor({ timeout: 15_000 });
     const href = await stepLink.getAttribute('href');
     await stepLink.click();
@@ -51,15 +51,23 @@ describe.skipIf(!hasChromium())('search in the browser', () => {
     await page.close();
   });
 
-  it('titles each result by session and step, shows how it ended, and filters failures and sessions', async () => {
+  it('groups results by session and turn with their step hits, one hit for a call and its output, and filters failures and sessions', async () => {
     const page = await context.newPage();
     await page.goto(`${server.origin}/search/?q=vitest`);
     const all = await resultCount(page, 'vitest');
-    // A call names its tool and what it acted on; its outcome line says how it ended.
-    const call = page.locator('li.search-result', { has: page.locator(RESULT_LINK, { hasText: /^Per-API-key rate limiting for the orders API › step 52 · run_command npx vitest run/ }) });
-    await call.waitFor({ timeout: 15_000 });
-    expect(await call.locator('.search-result-outcome').textContent()).toBe('Failed · npx vitest run test/rate-limit.test.ts · exit 1');
-    expect(await call.locator('.search-result-outcome.is-failed').count()).toBe(1);
+    // The turn is the result: `<session title> › Turn N: <request>`, linking to the turn in the conversation.
+    const turn = page.locator('li.search-result', { has: page.locator(RESULT_LINK, { hasText: /^Per-API-key rate limiting for the orders API › Turn 2: Plan looks good/ }) });
+    await turn.waitFor({ timeout: 15_000 });
+    expect(await turn.locator(RESULT_LINK).first().getAttribute('href')).toMatch(/^\/sessions\/04c6284a-[^/]+\/(?:conversation\/\d+\/)?#turn-2$/);
+    // Its steps under it: a call names its tool, what it acted on and how it ended, and links to its step page.
+    const steps = await turn.locator(STEP_LINK).allTextContents();
+    expect(steps).toContain('step 52 · run_command npx vitest run test/rate-limit.test.ts · exit 1');
+    expect(await turn.locator(STEP_LINK, { hasText: /^step 52 · / }).getAttribute('href')).toMatch(/\/steps\/52\/$/);
+    // The output of step 52 is no hit of its own: the call and its output are one.
+    expect(steps.filter((t) => /output of run_command/.test(t))).toEqual([]);
+    // One list item per session: a session's other turns fold under it.
+    const sessions = await page.locator('li.search-result').evaluateAll((items) => items.map((li) => (li as HTMLElement).dataset.session));
+    expect(new Set(sessions).size).toBe(sessions.length);
     // Excerpts hold the page's words, not badge text run into them or escaped line breaks.
     for (const excerpt of await page.locator('.search-result-excerpt').allTextContents()) {
       expect(excerpt).not.toMatch(/sandboxedexit|exit \d+goes|DONEantigravity|Cwd\/|Outcome[a-z]|\\n\\n/);
@@ -69,19 +77,25 @@ describe.skipIf(!hasChromium())('search in the browser', () => {
     await page.locator('#search-filters[data-loaded="true"]').waitFor({ timeout: 15_000 });
     await outcome.locator('label', { hasText: 'failed' }).locator('input').check();
     await expect.poll(async () => resultCount(page, 'vitest'), { timeout: 15_000 }).toSatisfy((n: number) => n > 0 && n < all);
-    const shown = await page.locator('li.search-result').count();
-    expect(await page.locator('li.search-result .search-result-outcome.is-failed').count()).toBe(shown);
     await outcome.locator('label', { hasText: 'failed' }).locator('input').uncheck();
     await expect.poll(async () => resultCount(page, 'vitest'), { timeout: 15_000 }).toBe(all);
     // README is in four sessions: the session filter keeps one.
     await page.goto(`${server.origin}/search/?q=README`);
     const everywhere = await resultCount(page, 'README');
-    const sessions = page.locator('details.search-filter[data-filter="session"]');
-    await sessions.locator('summary').click();
+    const sessionFilter = page.locator('details.search-filter[data-filter="session"]');
+    await sessionFilter.locator('summary').click();
     await page.locator('#search-filters[data-loaded="true"]').waitFor({ timeout: 15_000 });
-    await sessions.locator('label', { hasText: 'Brewbox landing page · 1ef4ccf5' }).locator('input').check();
+    await sessionFilter.locator('label', { hasText: 'Brewbox landing page · 1ef4ccf5' }).locator('input').check();
     await expect.poll(async () => resultCount(page, 'README'), { timeout: 15_000 }).toSatisfy((n: number) => n > 0 && n < everywhere);
     for (const title of await page.locator(RESULT_LINK).allTextContents()) expect(title).toMatch(/^Brewbox landing page(?: ›|$)/);
+    await page.close();
+  });
+
+  it('says on the page that quoted words are found next to each other, and keeps old ?q= links working', async () => {
+    const page = await context.newPage();
+    await page.goto(`${server.origin}/search/?q=${encodeURIComponent('"npx vitest"')}`);
+    expect(await page.locator('.search-help').innerText()).toMatch(/quotes/);
+    expect(await resultCount(page, '"npx vitest"')).toBeGreaterThan(0);
     await page.close();
   });
 

@@ -2,8 +2,11 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
 
-/** A result's title link. */
+/** A result's title link (a turn, or an artifact page). */
 export const RESULT_LINK = 'a.search-result-link';
+
+/** A step hit's link under its turn (to the step page). */
+export const STEP_LINK = 'a.search-result-step-link';
 
 /** The result count the page announces for `query`, once it has searched. */
 export async function resultCount(page: Page, query: string): Promise<number> {

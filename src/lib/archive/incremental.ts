@@ -45,8 +45,8 @@ import { REDACTOR_VERSION } from '../redact/index.ts';
 import type { ArchiveInputs } from './inputs.ts';
 import { contentFingerprint, mapBounded } from './pipeline.ts';
 
-/** Bump when the plan, manifest or shard layout changes: every cached page and shard is then rebuilt. */
-export const INCREMENTAL_VERSION = 'incremental-2';
+/** Bump when the plan, manifest or shard layout changes, or a session folder gains pages (incremental-3: its search documents): every cached page and shard is then rebuilt. */
+export const INCREMENTAL_VERSION = 'incremental-3';
 
 /** The environment variable naming the plan file `scripts/build.ts` writes for the Astro process. */
 export const PLAN_ENV = 'ARCHIVE_REUSE_PLAN';

@@ -72,20 +72,29 @@ export function sessionFilterValue(s: SessionForSearch): string {
 }
 
 /**
+ * What a step is, in a few words: a call step by its first tool and what that call acted on, a result by
+ * `output of <tool> <target>` (`answeredTool`: the tool of the call it answers), any other step by its kind.
+ */
+export function stepWhat(row: StepForSearch, answeredTool?: string): string {
+  const o = row.outcome;
+  const target = o?.target ? shortLine(o.target, TARGET_MAX) : '';
+  const tool = row.tools[0] ?? (row.answers !== undefined ? answeredTool : undefined);
+  if (tool !== undefined && row.tools.length > 0) {
+    const more = row.tools.length > 1 ? ` (+${row.tools.length - 1} more call${row.tools.length > 2 ? 's' : ''})` : '';
+    return `${tool}${target ? ` ${target}` : ''}${more}`;
+  }
+  if (tool !== undefined) return `output of ${tool}${target ? ` ${target}` : ''}`;
+  return typeWords(row.type);
+}
+
+/**
  * A step page's search metadata. `answeredTool` is the tool name of the call a result step answers (a result
  * records no tool of its own). A call step is named by its first tool and what that call acted on, a result by
  * `output of <tool> <target>`, any other step by its kind in words.
  */
 export function stepSearchMeta(s: SessionForSearch, row: StepForSearch, answeredTool?: string): SearchMeta {
   const o = row.outcome;
-  const target = o?.target ? shortLine(o.target, TARGET_MAX) : '';
-  const tool = row.tools[0] ?? (row.answers !== undefined ? answeredTool : undefined);
-  let what: string;
-  if (tool !== undefined && row.tools.length > 0) {
-    const more = row.tools.length > 1 ? ` (+${row.tools.length - 1} more call${row.tools.length > 2 ? 's' : ''})` : '';
-    what = `${tool}${target ? ` ${target}` : ''}${more}`;
-  } else if (tool !== undefined) what = `output of ${tool}${target ? ` ${target}` : ''}`;
-  else what = typeWords(row.type);
+  const what = stepWhat(row, answeredTool);
   const meta: SearchMeta = {
     title: `${shortLine(s.title, SESSION_TITLE_MAX) || s.prefix} › step ${row.key} · ${what}`,
     outcomeFilters: [],

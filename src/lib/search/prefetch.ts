@@ -22,19 +22,20 @@ export interface Prefetched {
 }
 
 /**
- * Read every file named `name` under `roots`, `concurrency` at a time, folder listings under the same limit:
+ * Read every file named `name` (or whose name `name` accepts) under `roots`, `concurrency` at a time, folder listings under the same limit:
  * the site has a folder per step page, so a walk listing one folder at a time waited ~19 ms a folder on this disk
  * under load, and read ~50 pages a second. Unreadable files and folders are skipped: the indexer that follows
  * reports what it cannot read. Stops early when `signal` aborts (the indexer finished first).
  */
 export async function prefetchFiles(
   roots: readonly string[],
-  name: string,
+  name: string | ((name: string) => boolean),
   options: { concurrency?: number; signal?: AbortSignal } = {},
 ): Promise<Prefetched> {
   const limit = pLimit(options.concurrency ?? PREFETCH_CONCURRENCY);
   const done: Prefetched = { files: 0, bytes: 0 };
   const stopped = () => options.signal?.aborted === true;
+  const wanted = typeof name === 'string' ? (n: string) => n === name : name;
   async function walk(dir: string): Promise<void> {
     if (stopped()) return;
     const entries = await limit(() => (stopped() ? [] : readdir(dir, { withFileTypes: true }))).catch(() => []);
@@ -42,7 +43,7 @@ export async function prefetchFiles(
       entries.map(async (entry) => {
         const full = path.join(dir, entry.name);
         if (entry.isDirectory()) return walk(full);
-        if (!entry.isFile() || entry.name !== name) return;
+        if (!entry.isFile() || !wanted(entry.name)) return;
         const buf = await limit(() => (stopped() ? undefined : readFile(full))).catch(() => undefined);
         if (buf) {
           done.files++;
