@@ -103,7 +103,13 @@ describe.skipIf(!hasChromium())('the site built from the hostile home', () => {
   it('puts a Content-Security-Policy that allows only the site itself on every page', async () => {
     // Single-file session exports are not site pages: they carry a stricter policy of their own
     // (default-src 'none', one inline <style>, no script at all), checked in test/audit/build.test.ts.
-    const pages = (await listFiles(dist)).filter((f) => f.endsWith('.html') && path.basename(f) !== 'export.html');
+    const files = await listFiles(dist);
+    // Search documents (what Pagefind indexes, src/lib/search/document.ts) are text and links under a policy that
+    // allows nothing at all.
+    const documents = files.filter((f) => /[/\\]sessions[/\\][^/\\]+[/\\]search[/\\][^/\\]+\.html$/.test(f));
+    expect(documents.length).toBeGreaterThan(0);
+    for (const doc of documents) expect(await fs.readFile(doc, 'utf8'), doc).toContain(`content="default-src 'none'; base-uri 'none'; form-action 'none'"`);
+    const pages = files.filter((f) => f.endsWith('.html') && path.basename(f) !== 'export.html' && !documents.includes(f));
     expect(pages.length).toBeGreaterThan(5);
     for (const page of pages) {
       const html = await fs.readFile(page, 'utf8');

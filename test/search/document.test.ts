@@ -82,7 +82,7 @@ describe('searchDocument', () => {
     const html = searchDocumentHtml(searchDocument({ session: { ...session, title: '</title><script>x</script>' }, subagent: true, group: group!, rows: byKey, steps: evil, first: true, turnUrl: '/t/', stepsUrl: '/s/' }));
     expect(html).not.toContain('<img');
     expect(html).not.toContain('<script>');
-    expect(html).toContain('&lt;img src=x onerror=alert(1)&gt; &amp; "q"');
+    expect(html).toContain('&lt;img src=x onerror=alert(1)&gt; &amp; &quot;q&quot;');
     expect(html).toContain('<h2 id="step-2">step 2 · run_command npm test · exit 1</h2>');
     expect(html).toContain('<html lang="en">');
     expect(html).toContain('data-pagefind-filter="session kind:subagent"');

@@ -94,6 +94,12 @@ describe('demo build (no roots found → fixtures/demo)', () => {
       const html = readFileSync(path.join(build.outDir, rel), 'utf8');
       if (rel.startsWith('s/')) continue; // redirect stubs: checked below
       if (rel.endsWith('/export.html')) continue; // single-file exports: their own CSP and <style>, checked in test/audit
+      if (/^sessions\/[^/]+\/search\/[^/]+\.html$/.test(rel)) {
+        // Search documents (what Pagefind indexes, src/lib/search/document.ts): text and links, a CSP allowing nothing.
+        expect(html, rel).toContain(`http-equiv="Content-Security-Policy" content="default-src 'none';`);
+        expect(html, rel).not.toMatch(/<script|<style|<img/);
+        continue;
+      }
       expect(html, rel).toContain('Demo archive');
       expect(html, rel).toContain('http-equiv="Content-Security-Policy"');
       expect(html, rel).not.toMatch(/<script(?:\s[^>]*)?>\s*[^<\s]/);
@@ -117,7 +123,15 @@ describe('demo build (no roots found → fixtures/demo)', () => {
       const entry = JSON.parse(readFileSync(path.join(build.outDir, 'pagefind', shard, 'pagefind-entry.json'), 'utf8'));
       pages += Object.values(entry.languages as Record<string, { page_count: number }>).reduce((n, l) => n + l.page_count, 0);
     }
-    expect(pages).toBeGreaterThanOrEqual(sessions.reduce((n, s) => n + s.steps.length, 0));
+    // One document per turn (issue 23), not one per step: every search document and artifact page, no step page.
+    const documents = readdirSync(path.join(build.outDir, 'sessions')).reduce((n, id) => {
+      const dir = path.join(build.outDir, 'sessions', id);
+      const count = (sub: string) => (existsSync(path.join(dir, sub)) ? readdirSync(path.join(dir, sub)).length : 0);
+      return n + count('search') + count('artifacts');
+    }, 0);
+    expect(pages).toBeLessThanOrEqual(documents);
+    expect(pages).toBeGreaterThan(documents * 0.9);
+    expect(pages).toBeLessThan(sessions.reduce((n, s) => n + s.steps.length, 0) / 4);
   });
 
   describe('sessions that belong together (issue 14)', () => {

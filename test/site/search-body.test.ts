@@ -1,8 +1,12 @@
 /**
- * What the search index gets from a step page: the text inside `data-pagefind-body` that is not under
- * `data-pagefind-ignore`. Auditors search for a step's text, a command, a path and an error message: each must be
- * in it, while the bulky parts (code, diffs, raw records, long output tails) stay on the page but out of the index.
+ * What the search index gets of a step: its words in the search document of its turn
+ * (`/sessions/<id>/search/<turn>.html`, the text inside `data-pagefind-body` that is not under
+ * `data-pagefind-ignore`). Auditors search for a step's text, a command, a path and an error message: each must be
+ * in it, while the bulky parts (code, diffs, raw records, long output tails) stay on the step page but out of the
+ * index. The step pages themselves are not indexed.
  */
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Session, Step } from '../../src/lib/brain/types.ts';
 import { demoBuild, readDemoSessions } from '../helpers/homes.ts';
@@ -35,7 +39,7 @@ function indexedText(html: string): string {
   return out.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&').replace(/\s+/g, ' ');
 }
 
-describe('search index of step pages (demo build)', () => {
+describe('search index of steps (demo build)', () => {
   let build: SharedBuild;
   let steps: { s: Session; step: Step }[];
   beforeAll(async () => {
@@ -43,7 +47,21 @@ describe('search index of step pages (demo build)', () => {
     const sessions = await readDemoSessions();
     steps = sessions.flatMap((s) => s.steps.map((step) => ({ s, step })));
   });
-  const indexed = (x: { s: Session; step: Step }) => indexedText(readPage(build.outDir, `/sessions/${x.s.id}/steps/${x.step.key}/`) ?? '');
+  /** The indexed text of the search document holding the step (a result's words are in its call's section). */
+  const indexed = (x: { s: Session; step: Step }) => {
+    const dir = path.join(build.outDir, 'sessions', x.s.id, 'search');
+    for (const name of readdirSync(dir)) {
+      const html = readPage(build.outDir, `/sessions/${x.s.id}/search/${name}`) ?? '';
+      if (html.includes(`id="step-${x.step.key}"`)) return indexedText(html);
+    }
+    return '';
+  };
+
+  it('indexes no step page and no session page: their words are in the search documents', () => {
+    const [x] = steps;
+    expect(readPage(build.outDir, `/sessions/${x!.s.id}/steps/${x!.step.key}/`)).not.toContain('data-pagefind-body');
+    expect(readPage(build.outDir, `/sessions/${x!.s.id}/`)).not.toContain('data-pagefind-body');
+  });
   const words = (text: string) => text.replace(/\s+/g, ' ').trim().slice(0, 40).trim();
 
   it('holds the model and user text', () => {

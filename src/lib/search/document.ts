@@ -268,13 +268,17 @@ export function searchDocument(input: DocumentInput): SearchDocument {
   };
 }
 
-/** Text as HTML text (`&`, `<`, `>`), and as an attribute value (`"` too). */
+/** A search document's policy: text and links only. */
+export const SEARCH_DOCUMENT_CSP = "default-src 'none'; base-uri 'none'; form-action 'none'";
+
+/**
+ * Text as HTML, text and attribute values alike: `&`, `<`, `>` and both quotes, as Astro escapes its pages' text
+ * (a quoted `href="…"` in a transcript stays visibly text to anything that scans the page for links).
+ */
 function escapeText(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 }
-function escapeAttribute(text: string): string {
-  return escapeText(text).replace(/"/g, '&quot;');
-}
+const escapeAttribute = escapeText;
 
 /**
  * The document as a page for Pagefind: `<html lang>` its language, its text inside `data-pagefind-body`, each
@@ -284,6 +288,8 @@ function escapeAttribute(text: string): string {
 export function searchDocumentHtml(doc: SearchDocument): string {
   const out: string[] = [];
   out.push(`<!doctype html><html lang="${escapeAttribute(doc.lang)}"><head><meta charset="utf-8">`);
+  // Like every page, a Content-Security-Policy: this one allows nothing at all (no script, style or image).
+  out.push(`<meta http-equiv="Content-Security-Policy" content="${SEARCH_DOCUMENT_CSP}">`);
   out.push(`<meta name="robots" content="noindex"><title>${escapeText(doc.meta.title ?? '')}</title></head><body>`);
   out.push(`<p>What the archive's search indexes for <a href="${escapeAttribute(doc.meta.turn ?? '')}">${escapeText(doc.meta.title ?? '')}</a>.</p>`);
   out.push('<main data-pagefind-body>');
