@@ -22,8 +22,8 @@
  */
 import {
   afterHeading,
-  contentWords,
   excerptParts,
+  fragmentWords,
   sectionRange,
   type ExcerptPart,
   type PageAnchor,
@@ -45,6 +45,8 @@ import {
 interface Fragment {
   url: string;
   content: string;
+  /** The content with `<` and `>` escaped and, on a segmented (Chinese, Japanese) page, a zero-width space after each word. */
+  raw_content?: string;
   word_count: number;
   weighted_locations: WordHit[];
   meta: Record<string, string | undefined>;
@@ -121,12 +123,12 @@ function resultFacts(fragment: Fragment): string {
 
 /** The excerpt of a section (a step's, or the part before a document's first heading) around its hits. */
 function sectionExcerpt(fragment: Fragment, sub: Fragment['sub_results'][number] | undefined): HTMLParagraphElement {
-  const words = contentWords(fragment.content);
+  const { words, joined } = fragmentWords(fragment.content, fragment.raw_content);
   const [start, to] = sub ? sectionRange(fragment.anchors, words.length, sub.anchor) : [0, words.length];
   const title = sub?.anchor ? sub.title.trim() : '';
   const from = title ? Math.min(afterHeading(words, start, title), to) : start;
   const hits = sub ? sub.weighted_locations : fragment.weighted_locations;
-  return excerptNode(excerptParts(words, hits, from, to), 'search-result-excerpt');
+  return excerptNode(excerptParts(words, hits, from, to, undefined, joined), 'search-result-excerpt');
 }
 
 /** Step hits shown with an excerpt under a document; the others are listed by their heading. */

@@ -4,7 +4,7 @@
  * panels list every value with its count, ticked values as Pagefind `any` filters.
  */
 import { describe, expect, it } from 'vitest';
-import { afterHeading, contentWords, densestStart, excerptParts, excerptText, sectionRange } from '../../src/lib/search/excerpt.ts';
+import { afterHeading, contentWords, densestStart, excerptParts, excerptText, fragmentWords, sectionRange } from '../../src/lib/search/excerpt.ts';
 import { filterGroups, searchFilters } from '../../src/lib/search/filters.ts';
 
 const hit = (location: number, balanced_score = 1) => ({ location, balanced_score });
@@ -73,5 +73,27 @@ describe('filterGroups and searchFilters', () => {
   it('asks Pagefind for any ticked value of a group, every group with one', () => {
     const selection = new Map([['workspace', new Set(['/a', '/b'])], ['tool', new Set<string>()], ['status', new Set(['ERROR'])]]);
     expect(searchFilters(selection)).toEqual({ workspace: { any: ['/a', '/b'] }, status: { any: ['ERROR'] } });
+  });
+});
+
+describe('fragmentWords (a page Pagefind split into words: Chinese, Japanese)', () => {
+  // As Pagefind returns a zh fragment: `raw_content` with a zero-width space after each word and < > escaped,
+  // `content` the same text without the marks.
+  const raw = 'step \u200b5 \u200b· \u200b保留\u200b夏\u200b普\u200b比率\u200b更高\u200b的\u200b &lt;\u200bb\u200b&gt; \u200b&amp;lt;\u200b';
+  const content = 'step 5 · 保留夏普比率更高的 <b> &lt;';
+
+  it('counts words as Pagefind does, each the page\'s own characters', () => {
+    const { words, joined } = fragmentWords(content, raw);
+    expect(joined).toBe(true);
+    expect(words.slice(0, 7)).toEqual(['step ', '5 ', '· ', '保留', '夏', '普', '比率']);
+    expect(words.join('')).toBe(content);
+    expect(fragmentWords('plain text', 'plain text')).toEqual({ words: ['plain', 'text'], joined: false });
+  });
+
+  it('marks a hit in the middle of a sentence without spaces added between characters', () => {
+    const { words, joined } = fragmentWords(content, raw);
+    const parts = excerptParts(words, [hit(4), hit(5), hit(6)], 3, words.length, 30, joined);
+    expect(excerptText(parts)).toBe('保留夏普比率更高的 <b> &lt;');
+    expect(parts.filter((p) => p.hit).map((p) => p.text)).toEqual(['夏普比率']);
   });
 });

@@ -220,7 +220,8 @@ describe('two builds started at once', () => {
     const empty = htmlFiles(outDir).filter((rel) => statSync(path.join(outDir, rel)).size === 0);
     expect(empty).toEqual([]);
     const searchable = searchablePages(outDir);
-    expect(searchable.size).toBeGreaterThan(100);
+    // One search document per turn and each artifact page (issue 23): ~20 for the demo home.
+    expect(searchable.size).toBeGreaterThan(10);
     const indexed = [...indexedUrls(outDir)].sort();
     expect(indexed).toEqual(coldIndexed);
     expect(indexed.filter((url) => !searchable.has(url))).toEqual([]);

@@ -43,6 +43,34 @@ export function contentWords(content: string): string[] {
   return content.split(WORD_SEPARATORS);
 }
 
+/** Pagefind's segment mark in a Chinese or Japanese page's content: a zero-width space after every word. */
+const SEGMENT_MARK = '\u200B';
+
+/**
+ * The words of a fragment as Pagefind counts them. A page Pagefind split into words (Chinese, Japanese) has a
+ * zero-width space after each word in its `raw_content` (where `<` and `>` are escaped), and there the words are
+ * the pieces between those marks, each with its own trailing space: `夏\u200B普\u200B比率 \u200B`. The `content` the
+ * page shows has the marks removed; the pieces are read off it by walking both texts, so every character is the
+ * page's own (a literal `&lt;` in the text stays as written). `joined`: the words carry their own spacing, so an
+ * excerpt joins them with nothing. Any other page: its words split by whitespace.
+ */
+export function fragmentWords(content: string, rawContent?: string): { words: string[]; joined: boolean } {
+  if (!rawContent || !rawContent.includes(SEGMENT_MARK)) return { words: contentWords(content), joined: false };
+  const words: string[] = [];
+  let p = 0;
+  for (const raw of rawContent.split(SEGMENT_MARK)) {
+    const start = p;
+    for (let i = 0; i < raw.length; ) {
+      if (raw.startsWith('&lt;', i) && content[p] === '<') i += 4;
+      else if (raw.startsWith('&gt;', i) && content[p] === '>') i += 4;
+      else i += 1;
+      p += 1;
+    }
+    words.push(content.slice(start, p));
+  }
+  return { words, joined: true };
+}
+
 /**
  * Where the `length`-word window inside [from, to) with the most hit score starts. Among equally good windows the
  * middle one, so a lone hit sits in the middle of its excerpt rather than at an edge (Pagefind's choice too).
@@ -74,7 +102,7 @@ export function densestStart(hits: WordHit[], from: number, to: number, length: 
  * The excerpt of the words in [from, to) around `hits`: at most `length` words, hits as their own parts, an
  * ellipsis where the window cuts the range. Adjacent hits share a part (`npm install` is one marked run).
  */
-export function excerptParts(words: string[], hits: WordHit[], from = 0, to = words.length, length = EXCERPT_WORDS): ExcerptPart[] {
+export function excerptParts(words: string[], hits: WordHit[], from = 0, to = words.length, length = EXCERPT_WORDS, joined = false): ExcerptPart[] {
   const lo = Math.max(0, Math.min(from, words.length));
   const hi = Math.max(lo, Math.min(to, words.length));
   const start = densestStart(hits, lo, hi, length);
@@ -91,6 +119,13 @@ export function excerptParts(words: string[], hits: WordHit[], from = 0, to = wo
     const word = words[i] ?? '';
     if (word === '') continue;
     const hit = marked.has(i);
+    if (joined) {
+      // Words that carry their own spacing (a segmented page): a hit is the word, its trailing space is not.
+      const bare = word.trimEnd();
+      push(bare, hit);
+      if (bare.length < word.length) push(word.slice(bare.length), false);
+      continue;
+    }
     const prev = parts.at(-1);
     // The space between two words belongs to a hit run only when both words are hits.
     if (prev && !(prev.text.endsWith(' '))) push(' ', hit && prev.hit);
@@ -127,7 +162,7 @@ export function excerptText(parts: ExcerptPart[]): string {
  */
 export function afterHeading(words: string[], from: number, heading: string): number {
   const title = contentWords(heading.trim()).filter(Boolean);
-  const bare = (w: string) => w.replace(/[.:;,]+$/, '');
+  const bare = (w: string) => w.trim().replace(/[.:;,]+$/, '');
   const matches = title.length > 0 && title.every((w, i) => bare(words[from + i] ?? '') === bare(w));
   return matches ? from + title.length : from;
 }
