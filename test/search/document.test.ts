@@ -21,7 +21,7 @@ const rows: DocumentRow[] = [
 ];
 const steps = new Map<string, Step>([
   ['1', step('1', 'USER_INPUT', { source: 'USER_EXPLICIT', content: '<USER_REQUEST>\n请修复测试 please\n</USER_REQUEST>\n<ADDITIONAL_METADATA>The current local time is 7:01</ADDITIONAL_METADATA>' })],
-  ['2', step('2', 'PLANNER_RESPONSE', { content: 'Running the tests.', toolCalls: [{ name: 'run_command', args: { CommandLine: 'npm test', Cwd: '/code/api', CodeContent: 'x'.repeat(5000) }, truncatedArgs: [] }] })],
+  ['2', step('2', 'PLANNER_RESPONSE', { content: 'Running the tests.', toolCalls: [{ name: 'run_command', args: { CommandLine: 'npm test', Cwd: '/code/api', CodeContent: 'x'.repeat(5000), ReplacementContent: 'yyyyyyyy' }, truncatedArgs: [] }] })],
   ['3', step('3', 'RUN_COMMAND', { content: 'Created At: 2026-03-12T07:02:00Z\nCompleted At: 2026-03-12T07:02:05Z\nFAIL test/rate-limit.test.ts\nExpected 429, got 200' })],
   ['4', step('4', 'USER_INPUT', { content: 'thanks' })],
 ]);
@@ -57,6 +57,7 @@ describe('searchDocument', () => {
     expect(call).toContain('Expected 429, got 200');
     expect(call).not.toContain('Created At');
     expect(call).not.toContain('xxxxxxxx');
+    expect(call).not.toContain('yyyyyyyy');
   });
 
   it('indexes the request without the harness wrappers, the title on the first document only, in its language', () => {

@@ -47,14 +47,19 @@ describe('search index of steps (demo build)', () => {
     const sessions = await readDemoSessions();
     steps = sessions.flatMap((s) => s.steps.map((step) => ({ s, step })));
   });
-  /** The indexed text of the search document holding the step (a result's words are in its call's section). */
+  /**
+   * The indexed text of a step: its section of the search document of its turn (from its heading to the next);
+   * a result step's words are in the section of the call it answers, so for a step without a section of its own,
+   * every document of its session.
+   */
   const indexed = (x: { s: Session; step: Step }) => {
     const dir = path.join(build.outDir, 'sessions', x.s.id, 'search');
-    for (const name of readdirSync(dir)) {
-      const html = readPage(build.outDir, `/sessions/${x.s.id}/search/${name}`) ?? '';
-      if (html.includes(`id="step-${x.step.key}"`)) return indexedText(html);
+    const docs = readdirSync(dir).map((name) => readPage(build.outDir, `/sessions/${x.s.id}/search/${name}`) ?? '');
+    for (const html of docs) {
+      const at = html.indexOf(`<h2 id="step-${x.step.key}">`);
+      if (at >= 0) return indexedText(`<main data-pagefind-body>${html.slice(at, html.indexOf('</section>', at))}</main>`);
     }
-    return '';
+    return docs.map(indexedText).join(' ');
   };
 
   it('indexes no step page and no session page: their words are in the search documents', () => {

@@ -123,7 +123,8 @@ describe('a build in two render processes', () => {
   it('has the same search index', () => {
     const a = fragments(single.outDir);
     const b = fragments(split.outDir);
-    expect(a.size).toBeGreaterThan(150);
+    // One search document per turn and each artifact page (issue 23): ~20 for the demo home.
+    expect(a.size).toBeGreaterThan(15);
     expect([...b.keys()].sort()).toEqual([...a.keys()].sort());
     for (const [url, fragment] of a) expect(b.get(url), url).toEqual(fragment);
   });

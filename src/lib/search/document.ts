@@ -165,10 +165,14 @@ export function stepHeading(row: StepForSearch, answeredTool?: string): string {
   return `step ${row.key} · ${what}${line ? ` · ${line}` : ''}`;
 }
 
+/** Arguments that hold what a call writes (a file's code, an edit's old and new text): on the step page, not indexed. */
+const WRITTEN_ARGUMENTS = /^(?:CodeContent|ReplacementContent|TargetContent|ReplacementChunks|CodeEdit|Content|Diff|Patch)$/i;
+
 /** String arguments of a call worth finding: paths, commands, queries, descriptions; not written code. */
 function argumentWords(args: Record<string, unknown>): string[] {
   const out: string[] = [];
-  for (const v of Object.values(args)) {
+  for (const [name, v] of Object.entries(args)) {
+    if (WRITTEN_ARGUMENTS.test(name)) continue;
     if (typeof v === 'string' && v.trim() !== '' && v.length <= ARGUMENT_INDEXED) out.push(v);
     else if (Array.isArray(v)) for (const item of v) if (typeof item === 'string' && item.length <= ARGUMENT_INDEXED) out.push(item);
   }
