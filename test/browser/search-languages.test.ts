@@ -15,7 +15,8 @@ import { readPage } from '../helpers/site-files.ts';
 import { serveStatic, type StaticServer } from '../../scripts/lib/static-server.ts';
 import { RESULT_LINK, STEP_LINK, resultCount } from '../helpers/search-ui.ts';
 
-const realHome = path.resolve(projectRoot, '../shared/real-brains/gemini');
+// The shared folder beside the project, or beside the worktrees' folder (a git worktree under wt/).
+const realHome = [path.resolve(projectRoot, '../shared/real-brains/gemini'), path.resolve(projectRoot, '../../shared/real-brains/gemini')].find((p) => existsSync(p)) ?? path.resolve(projectRoot, '../shared/real-brains/gemini');
 /** The Chinese session, and the Korean one (SURVEY.md). */
 const CHINESE = 'd493099f-783d-4b86-9462-011f05b21b68';
 const KOREAN = '0043a8fc-9fe4-409c-bc95-45ef7a0dc514';

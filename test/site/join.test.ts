@@ -15,7 +15,7 @@ import { joinParts, readPart, type JoinPart } from '../../src/lib/join/join.ts';
 import { serveStatic, type StaticServer } from '../../scripts/lib/static-server.ts';
 import { buildSite, projectRoot } from '../helpers/build-site.ts';
 import { hasChromium, launchBrowser } from '../helpers/browser.ts';
-import { RESULT_LINK, resultCount } from '../helpers/search-ui.ts';
+import { RESULT_LINK, STEP_LINK, resultCount } from '../helpers/search-ui.ts';
 import { fileForUrl, htmlFiles, linksIn, readPage, textOf } from '../helpers/site-files.ts';
 
 const fixtures = path.join(projectRoot, 'fixtures');
@@ -221,7 +221,8 @@ describe.skipIf(!hasChromium())('search over the joined site in the browser', ()
     const links = async () => {
       // The button can move or hide while a page of results lands; the poll asks again, so a missed click is fine.
       if (await more.isVisible()) await more.click({ timeout: 2_000 }).catch(() => undefined);
-      return page.locator(RESULT_LINK).evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''));
+      // A result is a turn (its link into the conversation) with its step hits under it (links to step pages).
+      return page.locator(`${RESULT_LINK}, ${STEP_LINK}`).evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''));
     };
     await expect
       .poll(links, { timeout: 15_000 })
