@@ -64,10 +64,10 @@ describe('reading a session on the demo build', () => {
     expect(edits).toBeGreaterThan(20);
   });
 
-  it("shows no page with Antigravity's [diff_block_start] text outside the raw records", () => {
+  it("shows no page, the exports included, with Antigravity's [diff_block_start] text outside the raw records", () => {
     const shown: string[] = [];
     let raw = 0;
-    for (const file of htmlFiles(build.outDir).filter((f) => !f.endsWith('export.html'))) {
+    for (const file of htmlFiles(build.outDir)) {
       const html = readFileSync(path.join(build.outDir, file), 'utf8');
       if (!html.includes('diff_block_start')) continue;
       raw++;

@@ -31,7 +31,7 @@ describe.skipIf(!existsSync(realHome))('reading the real sessions', () => {
     expect(build.code, build.output.slice(-3000)).toBe(0);
     let raw = 0;
     const shown: string[] = [];
-    for (const file of htmlFiles(build.outDir).filter((f) => !f.endsWith('export.html'))) {
+    for (const file of htmlFiles(build.outDir)) {
       const html = readFileSync(path.join(build.outDir, file), 'utf8');
       if (!html.includes('diff_block_start')) continue;
       raw++;

@@ -20,7 +20,9 @@ import type { SessionSummary } from '../archive/schemas.ts';
 import { shardBySession, shardFolder, siteSearchShards } from '../search/shards.ts';
 import type { SessionAudit } from './schemas.ts';
 import { formatClock, formatDuration, formatUtc } from '../archive/format.ts';
-import { argLines } from '../conversation/preview.ts';
+import { argLines, EDIT_ARGS_MAX } from '../conversation/preview.ts';
+import { editPreview } from '../conversation/edit.ts';
+import { renderDiffRows } from '../render/diff.ts';
 import { recordedCall } from '../conversation/view.ts';
 import { sessionTurns, type SessionTurns } from '../turns/index.ts';
 import { failureWords, isFailedOrphan, sessionFailureCounts } from '../turns/failures.ts';
@@ -143,6 +145,8 @@ details.call>summary{padding:.15rem .5rem;cursor:pointer;overflow-wrap:anywhere}
 .label{font-size:.8rem;color:var(--muted);margin-top:.4rem}.error{background:var(--errbg);color:var(--err)}
 .fold{color:var(--muted);font-size:.85rem}.step{border:1px solid var(--border);border-radius:6px;margin:.6rem 0;padding:.5rem .8rem}
 .brief li{font-size:.85rem}a{color:inherit}
+.diff{border-collapse:collapse;width:100%;font:.8rem ui-monospace,monospace}.diff thead{display:none}.diff td{padding:0 .4rem;white-space:pre-wrap;overflow-wrap:anywhere;vertical-align:top}
+.diff .diff-num{opacity:.6;text-align:right;width:1%;white-space:nowrap}.diff .diff-marker{width:1%}.diff-add{background:rgba(46,160,67,.18)}.diff-del{background:rgba(248,81,73,.18)}.diff-hunk{background:rgba(84,174,255,.15);font-style:italic}
 `;
 
 function cutText(text: string, max = FIELD_MAX): string {
@@ -167,9 +171,17 @@ function callHtml(call: ToolCallView, session: Session, sessionId: string): stri
   ];
   if (call.resultStepKey) parts.push(`<span id="${escapeHtml(anchors.step(call.resultStepKey))}"></span>`);
   if (o.error) parts.push(`<pre class="error">${cutText(o.error)}</pre>`);
-  const args = recorded ? argLines(recorded) : [];
+  // An edit as on the site's conversation pages (conversation/edit.ts): its reason and a compact diff, not its
+  // result's text (Antigravity's [diff_block_start] markup).
+  const edit = editPreview(recorded, call.resultStepKey !== undefined && o.kind === 'edit' ? session.steps.find((st) => st.key === call.resultStepKey)?.content : undefined);
+  if (edit) {
+    if (edit.why) parts.push(`<p>${escapeHtml(edit.why)}</p>`);
+    parts.push(renderDiffRows(edit.rows));
+    if (edit.totalRows > edit.rows.length) parts.push(`<div class="label">${edit.totalRows - edit.rows.length} more lines: see the archive site</div>`);
+  }
+  const args = recorded ? argLines(recorded, edit ? EDIT_ARGS_MAX : undefined) : [];
   if (args.length > 0) parts.push(`<dl>${args.map((a) => `<dt class="mono">${escapeHtml(a.name)}</dt><dd><pre>${escapeHtml(a.value)}</pre></dd>`).join('')}</dl>`);
-  if (call.outputHead && call.outputHead.trim() !== '') parts.push(`<div class="label">Output${(call.outputChars ?? 0) > call.outputHead.length ? ` (first ${call.outputHead.length} of ${call.outputChars} characters)` : ''}</div>${pre(call.outputHead)}`);
+  if (call.outputHead && call.outputHead.trim() !== '' && (!edit || failed)) parts.push(`<div class="label">Output${(call.outputChars ?? 0) > call.outputHead.length ? ` (first ${call.outputHead.length} of ${call.outputChars} characters)` : ''}</div>${pre(call.outputHead)}`);
   parts.push(`<div class="label"><span class="mono">${escapeHtml(call.name)}</span> · call step ${escapeHtml(call.callStepKey)}${call.resultStepKey ? ` · result step ${escapeHtml(call.resultStepKey)}` : ''} · on the site: <span class="mono">${escapeHtml(urls.step(sessionId, call.resultStepKey ?? call.callStepKey))}</span></div>`);
   parts.push('</div></details></li>');
   return parts.join('');
