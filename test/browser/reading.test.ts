@@ -1,0 +1,95 @@
+/**
+ * Reading at 390 px in a real browser over the demo build (issue 22): no session page, failures page or artifact
+ * page scrolls sideways; a closed call's row keeps its badge and time on screen (a long line is cut in the middle,
+ * not at the end); the skip link moves focus to the conversation; an artifact's history shows one version at a
+ * time and another at a click, with no script.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoBuild, readDemoSessions } from '../helpers/homes.ts';
+import { hasChromium, launchBrowser } from '../helpers/browser.ts';
+import { serveStatic, type StaticServer } from '../../scripts/lib/static-server.ts';
+import type { SharedBuild } from '../helpers/shared-build.ts';
+import { htmlFiles } from '../helpers/site-files.ts';
+
+const IDE = '04c6284a-930e-444f-982e-37e931b8daf3';
+
+describe.skipIf(!hasChromium())('reading at 390 px in the browser', () => {
+  let build: SharedBuild;
+  let server: StaticServer;
+  let sessionIds: string[];
+
+  beforeAll(async () => {
+    build = await demoBuild();
+    expect(build.code, build.output.slice(-2000)).toBe(0);
+    server = await serveStatic(build.outDir);
+    sessionIds = (await readDemoSessions()).map((s) => s.id);
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('scrolls no session, failures or artifact page sideways, and keeps every closed row\'s badge on screen', async () => {
+    const { context, close } = await launchBrowser();
+    try {
+      const page = await context.newPage();
+      await page.setViewportSize({ width: 390, height: 844 });
+      const artifacts = htmlFiles(build.outDir).filter((f) => /^sessions\/[^/]+\/artifacts\/[^/]+\/index\.html$/.test(f)).map((f) => `/${f.replace(/index\.html$/, '')}`);
+      const urls = [...sessionIds.flatMap((id) => [`/sessions/${id}/`, `/sessions/${id}/failures/`]), ...artifacts];
+      const wide: string[] = [];
+      const cut: string[] = [];
+      for (const url of urls) {
+        await page.goto(`${server.origin}${url}`);
+        const width = await page.evaluate(() => document.documentElement.scrollWidth);
+        if (width > 390) wide.push(`${url}: ${width}`);
+        const offscreen = await page.evaluate(() =>
+          [...document.querySelectorAll<HTMLElement>('details.call:not([open]) > summary > .badge, details.call:not([open]) > summary > .call-time, .failure-line > .badge')]
+            .filter((b) => b.getBoundingClientRect().right > document.documentElement.clientWidth + 1)
+            .map((b) => b.closest('[id]')?.id ?? b.textContent ?? ''),
+        );
+        cut.push(...offscreen.map((id) => `${url} ${id}`));
+      }
+      expect(wide).toEqual([]);
+      expect(cut).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it('moves focus to the conversation from the skip link', async () => {
+    const { context, close } = await launchBrowser();
+    try {
+      const page = await context.newPage();
+      await page.goto(`${server.origin}/sessions/${IDE}/`);
+      await page.click('nav.jump a[href="#conversation"]');
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('conversation');
+    } finally {
+      await close();
+    }
+  });
+
+  it("shows an artifact's versions one at a time and another at a click, with no script", async () => {
+    const { context, close } = await launchBrowser();
+    try {
+      await context.route('**/*.js', (route) => route.abort());
+      const page = await context.newPage();
+      await page.setViewportSize({ width: 390, height: 844 });
+      const withHistory = htmlFiles(build.outDir).filter((f) => /^sessions\/[^/]+\/artifacts\/[^/]+\/index\.html$/.test(f)).map((f) => `/${f.replace(/index\.html$/, '')}`);
+      let checked = 0;
+      for (const url of withHistory) {
+        await page.goto(`${server.origin}${url}`);
+        const panels = page.locator('.version-panel');
+        const count = await panels.count();
+        if (count < 2) continue;
+        const visible = async () => (await panels.evaluateAll((els) => els.map((e) => getComputedStyle(e).display !== 'none'))).flatMap((v, i) => (v ? [i] : []));
+        const first = await visible();
+        expect(first, url).toHaveLength(1);
+        await page.click('label[for="version-1"]');
+        expect(await visible(), url).toEqual([0]);
+        checked++;
+      }
+      expect(checked).toBeGreaterThan(0);
+    } finally {
+      await close();
+    }
+  });
+});
