@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ToolCall } from '../../src/lib/brain/types.ts';
 import type { TurnItem } from '../../src/lib/turns/types.ts';
-import { hasDiffBlock, renderDiffBlocks, splitDiffBlocks } from '../../src/lib/render/diff-block.ts';
+import { hasDiffBlock, renderDiffBlocks, splitDiffBlocks, withoutDiffMarkers } from '../../src/lib/render/diff-block.ts';
 import { unifiedDiffRows } from '../../src/lib/render/diff.ts';
 import { EDIT_ROWS_MAX, editPreview, editReason, resultEditPreview } from '../../src/lib/conversation/edit.ts';
 import { middleCut, rowMessage, thinkingHeadline } from '../../src/lib/conversation/lines.ts';
@@ -63,6 +63,8 @@ describe("Antigravity's diff blocks", () => {
     expect(html).toContain('<tr class="diff-add">');
     expect(textOf(html)).toContain('Please note that the above snippet');
     expect(hasDiffBlock('no diff here')).toBe(false);
+    expect(withoutDiffMarkers(RESULT)).not.toContain('diff_block');
+    expect(withoutDiffMarkers(RESULT)).toContain('-  tone: "dark",\n+  tone: "red",');
     expect(renderDiffBlocks(RESULT)).toContain('data-pagefind-ignore');
     expect(renderDiffBlocks(RESULT, { indexed: true })).not.toContain('data-pagefind-ignore');
   });

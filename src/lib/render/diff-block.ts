@@ -56,3 +56,8 @@ export function renderDiffBlocks(text: string, options: { indexed?: boolean } = 
     )
     .join('');
 }
+
+/** `text` without Antigravity's `[diff_block_start]` / `[diff_block_end]` lines (for a search excerpt, read as text). */
+export function withoutDiffMarkers(text: string): string {
+  return text.includes(DIFF_BLOCK_START) ? text.replace(/^[ \t]*\[diff_block_(?:start|end)\][ \t]*\r?\n?/gm, '') : text;
+}

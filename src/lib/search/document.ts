@@ -21,6 +21,7 @@ import type { Step } from '../brain/types.ts';
 import { displayValue, filterValue } from '../archive/format.ts';
 import { searchLanguageOf } from '../language.ts';
 import { checkpointText, displayBody, requestText, type Turn } from '../turns/index.ts';
+import { withoutDiffMarkers } from '../render/diff-block.ts';
 import { checkpointSearchText, sessionFilterValue, shortLine, stepWhat, type StepForSearch } from './page-meta.ts';
 
 /** Steps in one document at most: a long turn is split in parts, so no fragment the search page loads is huge. */
@@ -179,10 +180,10 @@ function argumentWords(args: Record<string, unknown>): string[] {
   return out;
 }
 
-/** The words a result step adds: its output's head (no transport header), its error. */
+/** The words a result step adds: its output's head (no transport header, no diff markers), its error. */
 function resultWords(step: Step, tool: string | undefined): string[] {
   const out: string[] = [];
-  if (step.content) out.push(cut(displayBody(step.content, tool, step.type), OUTPUT_INDEXED));
+  if (step.content) out.push(cut(withoutDiffMarkers(displayBody(step.content, tool, step.type)), OUTPUT_INDEXED));
   return out;
 }
 
