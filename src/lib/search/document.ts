@@ -196,7 +196,7 @@ function stepWords(step: Step, row: DocumentRow, turn: Turn | undefined, answere
     out.push(cut(words, PROSE_INDEXED));
   } else if (row.type === 'CHECKPOINT') out.push(checkpointSearchText(step.content) || checkpointText(step.content).summary);
   else if (isResult) out.push(...resultWords(step, answeredTool));
-  else if (step.content) out.push(cut(step.content, step.toolCalls.length === 0 && step.source === 'SYSTEM' ? OUTPUT_INDEXED * 4 : PROSE_INDEXED));
+  else if (step.content) out.push(cut(withoutDiffMarkers(step.content), step.toolCalls.length === 0 && step.source === 'SYSTEM' ? OUTPUT_INDEXED * 4 : PROSE_INDEXED));
   if (step.contentMd) out.push(cut(step.contentMd.text, PROSE_INDEXED));
   if (step.thinking) out.push(cut(step.thinking, PROSE_INDEXED));
   for (const call of step.toolCalls) out.push([call.name, ...argumentWords(call.args)].join('\n'));
