@@ -96,7 +96,7 @@ export async function readTranscript(
     kind: 'notice',
     sessionId: sfs.sessionId,
     file: rel,
-    message: `${rel} is missing; it was rebuilt from ${rebuilt.files.length} chunk file(s).`,
+    message: `${rel} is missing; it was rebuilt from ${rebuilt.files.length} chunk file${rebuilt.files.length === 1 ? '' : 's'}.`,
   });
   return { files: rebuilt.files, coverage: coverage.ranges() };
 }
