@@ -38,12 +38,25 @@ describe('which text is Markdown (text-kind.ts)', () => {
     for (const kind of ['tool-output', 'system', 'message', 'task-log'] as const) expect(presentationOf(kind)).toEqual({ as: 'preformatted' });
   });
 
+  it("shows a checkpoint summary as written: it quotes the transcript's raw lines, which Markdown mangled", async () => {
+    const summary = '# Previous Session Summary\n{"step_index":1,"content":"<USER_REQUEST>\\nls\\n</USER_REQUEST>"}\n**Note** `x';
+    // What the old rule (Markdown) made of it on the real sessions: bold runs and code spans from the quoted records.
+    const asMarkdown = await renderMarkdown('{"step_index":1491,"content":"**x** `a"} and {"step_index":1492,"content":"b` __y__"}', { asWritten: true });
+    expect(asMarkdown).toMatch(/<strong>|<code>/);
+    for (const field of ['content'] as const) expect(stepTextKind({ type: 'CHECKPOINT', source: 'SYSTEM' }, field, false)).toBe('checkpoint');
+    expect(presentationOf(stepTextKind({ type: 'CHECKPOINT', source: 'SYSTEM' }, 'content', false))).toEqual({ as: 'preformatted' });
+    // Preformatted text is drawn as `<pre>{text}</pre>` (PlainText.astro): every character, no element made from it.
+    const html = `<pre>${summary.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</pre>`;
+    expect(visible(html)).toBe(summary);
+    expect(html).not.toMatch(/<strong>|<code>|<h\d/);
+  });
+
   it('decides each step field by who wrote it', () => {
     const kind = (type: string, source: string, field: Parameters<typeof stepTextKind>[1] = 'content', isResult = false) => stepTextKind({ type, source }, field, isResult);
     expect(kind('USER_INPUT', 'USER_EXPLICIT')).toBe('user');
     expect(kind('CODE_ACTION', 'USER_EXPLICIT')).toBe('tool-output');
     expect(kind('PLANNER_RESPONSE', 'MODEL')).toBe('model');
-    expect(kind('CHECKPOINT', 'SYSTEM')).toBe('model');
+    expect(kind('CHECKPOINT', 'SYSTEM')).toBe('checkpoint');
     expect(kind('SYSTEM_MESSAGE', 'SYSTEM')).toBe('system');
     expect(kind('EPHEMERAL_MESSAGE', 'SYSTEM')).toBe('system');
     expect(kind('ERROR_MESSAGE', 'SYSTEM')).toBe('system');
