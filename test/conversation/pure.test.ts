@@ -37,6 +37,22 @@ describe('page starts by count and size', () => {
   });
 });
 
+describe('how a session ended (sessionEnding): the first line of real prose of the last reply', () => {
+  const endingOf = (text: string): string | undefined =>
+    sessionEnding({ artifacts: [] }, [{ items: [{ kind: 'reply', text }] }] as unknown as Parameters<typeof sessionEnding>[1]);
+
+  it("skips a line of images (an image's alt text is no summary)", () => {
+    expect(endingOf('![충성](https://example.com/salute.png)\n\n**충성! 배포가 끝났습니다.**')).toBe('충성! 배포가 끝났습니다.');
+    expect(endingOf('![done](a.png) ![also](b.png)\n\nThe site is deployed and the tests pass.')).toBe('The site is deployed and the tests pass.');
+  });
+
+  it('skips table rows and separators (a flattened table is bars and cells)', () => {
+    const text = '| File | Description |\n|------|-------------|\n| `a.ts` | the reader |\n\nI changed two files; both tests pass.';
+    expect(endingOf(text)).toBe('I changed two files; both tests pass.');
+    expect(endingOf('## Changes\n\n| File | Description |\n|---|---|\n| a.ts | reader |')).toBe('Changes');
+  });
+});
+
 describe('the conversation of the demo sessions', () => {
   let sessions: Session[];
   beforeAll(async () => {

@@ -64,16 +64,24 @@ function firstLine(text: string, skipHeadings = false): string {
   return heading;
 }
 
-/** The first line of a message that says something: headings and code skipped, a line ending in `:` joined to what follows. */
+/** A line holding only images (`![충성](https://…png)`): its alt text is a caption, not what the message says. */
+const IMAGE_ONLY = /^\s*(?:!\[[^\]]*\]\([^)]*\)\s*)+$/;
+/** A Markdown table row or separator (`| File | Description |`): flattened, it reads as bars and cells. */
+const TABLE_ROW = /^\s*\|.*\|\s*$/;
+
+/** The first line of a message that says something: headings, code, images and tables skipped, a line ending in `:` joined to what follows. */
 function leadSentence(text: string): string {
-  const lines = text
+  const prose = text
     .replace(/^\s*```[\s\S]*?(^\s*```|(?![\s\S]))/gm, '')
     .split(/\r?\n/)
+    .filter((l) => !IMAGE_ONLY.test(l) && !TABLE_ROW.test(l));
+  const lines = prose
     // Headings, and lines that are all bold (`**Implementation Plan**`), name a part; they do not say what happened.
     .filter((l) => !/^\s{0,3}#{1,6}\s/.test(l) && !/^\s*(\*\*|__)[^*_]+(\*\*|__):?\s*$/.test(l))
     .map(plainLine)
     .filter((l) => l !== '' && !/^[-=*_|:\s]{3,}$/.test(l));
-  const first = lines[0] ?? firstLine(text);
+  // No plain sentence: an all-bold line or a heading of the prose says more than an image's alt text or a table.
+  const first = lines[0] ?? (firstLine(prose.join('\n')) || firstLine(text));
   if (!first.endsWith(':') || lines.length < 2) return first;
   const after: string[] = [];
   for (const line of lines.slice(1)) {
