@@ -51,7 +51,8 @@ import { newestSessionFirst } from '../lib/archive/order.ts';
 // 12: failures counted once (turns/failures.ts): `conversation.agentErrors`, `StepRow.failure`, audit error rows
 // that are the failed calls and agent errors with their message, a failed command's message.
 // 13: conversation page starts from a smaller budget with edits' diffs weighed (issue 22).
-export const LOADER_VERSION = 'brain-loader-13';
+// 14: one "files changed" (turns/file-changes.ts): an edit that did not fail; file rows marked `failed` with a message.
+export const LOADER_VERSION = 'brain-loader-14';
 
 /** Id of the one entry of the `archive` collection. */
 export const ARCHIVE_ENTRY_ID = 'archive';

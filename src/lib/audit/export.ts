@@ -26,6 +26,7 @@ import { renderDiffRows } from '../render/diff.ts';
 import { recordedCall } from '../conversation/view.ts';
 import { sessionTurns, type SessionTurns } from '../turns/index.ts';
 import { failureWords, isFailedOrphan, sessionFailureCounts } from '../turns/failures.ts';
+import { filesChangedWords } from '../turns/file-changes.ts';
 import { escapeHtml } from '../render/escape.ts';
 import { anchors, urls } from '../urls.ts';
 
@@ -227,7 +228,7 @@ function turnHtml(turn: Turn, session: Session, sessionId: string, stepSummary: 
     st.startedAt ? formatUtc(st.startedAt) : '',
     st.wallClockMs !== undefined ? `${formatDuration(st.wallClockMs) || '0 s'} wall-clock${st.activeMs !== undefined && st.activeMs !== st.wallClockMs ? ` (${formatDuration(st.activeMs) || '0 s'} active)` : ''}` : '',
     `${st.toolCalls} tool calls`,
-    st.filesChanged.length > 0 ? `${st.filesChanged.length} files changed` : '',
+    st.filesChanged.length > 0 ? filesChangedWords(st.filesChanged.length) : '',
     st.failures > 0 ? failureWords.failedCalls(st.failures) : '',
     st.agentErrors > 0 ? failureWords.agentErrors(st.agentErrors) : '',
     turn.model ?? '',

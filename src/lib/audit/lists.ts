@@ -5,6 +5,7 @@
  */
 import type { SessionSummary } from '../archive/schemas.ts';
 import type { CommandRow, ErrorRow, FileChangeRow, SessionAudit } from './schemas.ts';
+import { changedPaths } from '../turns/file-changes.ts';
 
 /** Rows per list page. */
 export const PAGE_SIZE = 500;
@@ -99,6 +100,8 @@ export function fileGroups(sessions: SessionSummary[], subagents: SubagentIds = 
       byPath.set(change.path, group);
     }
     group.changes.push(change);
+    // A failed edit changed nothing (`turns/file-changes.ts`): listed, its lines not added to the path's.
+    if (change.failed) continue;
     group.added += change.added;
     group.removed += change.removed;
   }
@@ -151,7 +154,9 @@ function filterCounts(commands: CommandRow[]): Record<CommandFilter, number> {
 export function fileListPaths(sessions: SessionSummary[], subagents: SubagentIds = NONE) {
   const groups = fileGroups(sessions, subagents);
   const changes = groups.reduce((n, g) => n + g.changes.length, 0);
-  return paginate(groups, PATHS_PER_PAGE).map((page) => ({ params: { page: pageParam(page.n) }, props: { page, changes } }));
+  const failed = groups.reduce((n, g) => n + g.changes.filter((c) => c.failed).length, 0);
+  const filesChanged = changedPaths(groups.flatMap((g) => g.changes)).length;
+  return paginate(groups, PATHS_PER_PAGE).map((page) => ({ params: { page: pageParam(page.n) }, props: { page, changes, failed, filesChanged } }));
 }
 
 /** Message groups per page of `/audit/errors/`. */

@@ -12,7 +12,8 @@ import type { CommandRow, ErrorRow, FileChangeRow, SessionAudit } from './schema
 import { buildTurns } from '../turns/build.ts';
 import type { SessionTurns } from '../turns/types.ts';
 import { outcomeOf } from '../turns/outcome.ts';
-import { callFailureMessage, failureMessage, FAILURE_MESSAGE_MAX } from '../turns/failures.ts';
+import { callFailureMessage, failureMessage, FAILURE_MESSAGE_MAX, isFailedCall } from '../turns/failures.ts';
+import { NO_TARGET_FILE } from '../turns/file-changes.ts';
 
 /** Longest command preview kept per row (the step page shows the whole command). */
 export const COMMAND_PREVIEW_MAX = 240;
@@ -99,22 +100,34 @@ function changeSize(call: ToolCall): { added: number; removed: number } {
   return { added, removed };
 }
 
-function fileRows(steps: Step[]): FileChangeRow[] {
+/**
+ * Every edit call of the session, failed ones too (marked `failed`, with the call's message: listed so an attempt
+ * is seen, counted by no "files changed": `turns/file-changes.ts`). The path is the one the turn builder counts
+ * (`Outcome.target`), so a files page and the session's header count the same paths.
+ */
+function fileRows(steps: Step[], turns: SessionTurns): FileChangeRow[] {
+  const views = new Map(turns.calls.map((c) => [c.id, c]));
   const rows: FileChangeRow[] = [];
   for (const step of steps) {
     step.toolCalls.forEach((call, callIndex) => {
       if (!(FILE_TOOLS as readonly string[]).includes(call.name)) return;
-      const path = argString(call.args, 'TargetFile');
+      const view = views.get(`${step.key}.${callIndex}`);
+      const path = view?.outcome.target ?? argString(call.args, 'TargetFile');
       const row: FileChangeRow = {
         key: step.key,
         call: callIndex,
-        path: path ? cut(path, PATH_MAX).text : '(no target file recorded)',
+        path: path ? cut(path, PATH_MAX).text : NO_TARGET_FILE,
         tool: call.name,
         ...changeSize(call),
         cut: call.truncatedArgs.length > 0,
       };
       if (saneTime(step.createdAt) !== undefined) row.at = step.createdAt;
       if (call.name === 'write_to_file' && argBoolean(call.args, 'Overwrite') === true) row.overwrite = true;
+      if (view && isFailedCall(view)) {
+        row.failed = true;
+        const message = callFailureMessage(view);
+        if (message) row.message = cut(message, ERROR_PREVIEW_MAX).text;
+      }
       rows.push(row);
     });
   }
@@ -156,5 +169,5 @@ function errorRows(steps: Step[], turns: SessionTurns): ErrorRow[] {
 
 /** The audit rows of one session, in timeline order. */
 export function auditRows(session: Pick<Session, 'steps'>, turns: SessionTurns = buildTurns({ steps: session.steps })): SessionAudit {
-  return { commands: commandRows(session.steps, turns), files: fileRows(session.steps), errors: errorRows(session.steps, turns) };
+  return { commands: commandRows(session.steps, turns), files: fileRows(session.steps, turns), errors: errorRows(session.steps, turns) };
 }

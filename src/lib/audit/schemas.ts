@@ -52,6 +52,10 @@ export const FileChangeRowSchema = z.object({
   overwrite: z.boolean().optional(),
   /** Some argument is still cut in the transcript (counts may be short). */
   cut: z.boolean(),
+  /** The edit call failed (`turns/failures.ts`): listed, but it changed nothing and no "files changed" counts it. */
+  failed: z.boolean().optional(),
+  /** Why it failed (`callFailureMessage`), for a failed edit. */
+  message: z.string().optional(),
 });
 
 /**

@@ -5,6 +5,7 @@
 import type { Message, Session, Step, TaskLog } from '../brain/types.ts';
 import { modelSequence, modelSwitches, modelsPerStep, UNKNOWN_MODEL } from './models.ts';
 import { outputFailureMessage, stepFailure } from './failures.ts';
+import { isFileChange } from './file-changes.ts';
 import { backgroundTaskId, errorText, firstLine, orphanOutcome, outcomeOf, pathShortener, shortTask, stepFailed } from './outcome.ts';
 import { isResultStep, isUserAction, pairCalls } from './pairing.ts';
 import { checkpointText, meaningfulLine, mentions, requestText, taskFinished, wrappedBody } from './text.ts';
@@ -454,7 +455,7 @@ export function buildTurns(input: TurnInput): SessionTurns {
       for (const c of callsByStep.get(p) ?? []) {
         st.toolCalls++;
         if (c.outcome.kind === 'command') st.commands++;
-        if (c.outcome.kind === 'edit' && c.outcome.status === 'ok' && c.outcome.target && !changed.has(c.outcome.target)) {
+        if (isFileChange(c) && c.outcome.target && !changed.has(c.outcome.target)) {
           changed.add(c.outcome.target);
           st.filesChanged.push(c.outcome.target);
         }
