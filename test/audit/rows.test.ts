@@ -12,6 +12,7 @@ import { allCommands, commandListPaths, fileGroups, paginate } from '../../src/l
 import { archiveStats } from '../../src/lib/audit/stats.ts';
 import { summariseSession } from '../../src/lib/archive/summarise.ts';
 import type { SessionRows, SessionSummary } from '../../src/lib/archive/schemas.ts';
+import { changedPaths } from '../../src/lib/turns/file-changes.ts';
 import { projectRoot } from '../helpers/build-site.ts';
 
 const demoHome = path.join(projectRoot, 'fixtures', 'demo');
@@ -68,6 +69,24 @@ describe('audit rows of the demo sessions', () => {
     ]);
     // The failed command's row says why, from the step's output.txt (the transcript cut the output short).
     expect(audit.commands.find((c) => c.failed)?.message).toMatch(/^AssertionError: expected '41' to be '60'/);
+  });
+
+  it('lists a failed edit as failed, with its message, and counts it in no "files changed"', () => {
+    const session = byPrefix('04c6284a');
+    const audit = auditRows(session);
+    const failed = audit.files.filter((f) => f.failed);
+    // Step 38's replace_file_content failed (its result, step 39, is status ERROR): listed, marked, with why.
+    expect(failed).toEqual([expect.objectContaining({ key: '38', tool: 'replace_file_content', failed: true, message: expect.stringMatching(/\S/) })]);
+    expect(audit.files.filter((f) => !f.failed).every((f) => f.failed === undefined && f.message === undefined)).toBe(true);
+    // One definition: the header's count (the turn builder's) is the files list's count of edits that did not fail.
+    const summary = summaries([session])[0] as SessionSummary;
+    expect(summary.conversation?.filesChanged).toBe(changedPaths(audit.files).length);
+    expect(changedPaths(audit.files)).toEqual([...new Set(audit.files.filter((f) => !f.failed).map((f) => f.path))]);
+    // A path only a failed edit touched is not changed; a failed attempt adds no lines to its path's group.
+    expect(changedPaths([{ path: '/a', failed: true }, { path: '/b' }, { path: '/b' }])).toEqual(['/b']);
+    const groups = fileGroups([{ ...summary, audit }]);
+    const group = groups.find((g) => g.path === failed[0]?.path);
+    expect(group?.added).toBe(group?.changes.filter((c) => !c.failed).reduce((n, c) => n + c.added, 0));
   });
 
   it('flattens every session newest first, filters, groups by path and paginates', () => {

@@ -105,6 +105,59 @@ describe.skipIf(!existsSync(realHome))('real sessions', () => {
     expect(Object.keys(seen)).toHaveLength(8);
   });
 
+  it('shows one count of files changed everywhere, and lists a failed edit as failed, not as a change', () => {
+    // The reviewer's finding: 86033144's card and header said 10 files changed, its files page "12 files", /audit/
+    // 70 while the cards summed to 63 (the header counted edits that succeeded, the lists every edit call). One
+    // definition now (`turns/file-changes.ts`); each place is read from the built files.
+    const between = (html: string, start: string, end: string) => {
+      const i = html.indexOf(start);
+      return i < 0 ? '' : html.slice(i, html.indexOf(end, i));
+    };
+    const filesIn = (html: string) => Number(/(\d+) files? changed/.exec(textOf(html))?.[1] ?? 0);
+    const index = JSON.parse(readFileSync(path.join(build.outDir, 'sessions.json'), 'utf8')) as {
+      id: string;
+      conversation: { filesChanged: number } | null;
+      audit: { files: { path: string; failed?: boolean }[] } | null;
+    }[];
+    const home = readPage(build.outDir, '/') ?? '';
+    const counts: Record<string, number> = {};
+    const changed = new Set<string>();
+    for (const e of index) {
+      const n = e.conversation?.filesChanged ?? 0;
+      const page = readPage(build.outDir, `/sessions/${e.id}/`) ?? '';
+      const files = readPage(build.outDir, `/sessions/${e.id}/files/`) ?? '';
+      const exported = readPage(build.outDir, `/sessions/${e.id}/export.html`) ?? '';
+      const places = {
+        home: filesIn(between(home, `href="/sessions/${e.id}/"`, '</li>')),
+        header: filesIn(between(page, 'class="session-header"', '</header>')),
+        files: files ? filesIn(between(files, '<h1', '</p>')) : 0,
+        export: filesIn(between(exported, '<header>', '</header>')),
+      };
+      for (const [where, got] of Object.entries(places)) expect(got, `${e.id.slice(0, 8)} ${where}`).toBe(n);
+      // The sessions.json rows give the same number: distinct paths of the edits that did not fail.
+      const rows = e.audit?.files ?? [];
+      expect(new Set(rows.filter((f) => !f.failed).map((f) => f.path)).size, `${e.id.slice(0, 8)} rows`).toBe(n);
+      for (const f of rows) if (!f.failed) changed.add(f.path);
+      counts[e.id.slice(0, 8)] = n;
+    }
+    expect(counts['86033144']).toBeGreaterThan(0);
+    // /audit/: the distinct paths over every session, the same number /audit/files/ says; a path changed in two
+    // sessions is one file, so it is at most the cards' sum.
+    const auditCard = between(readPage(build.outDir, '/audit/') ?? '', 'class="stat files-changed"', '</a>');
+    const audited = Number(/class="n">(\d+)</.exec(auditCard)?.[1]);
+    expect(audited).toBe(changed.size);
+    expect(audited).toBeLessThanOrEqual(Object.values(counts).reduce((a, b) => a + b, 0));
+    expect(filesIn(between(readPage(build.outDir, '/audit/files/') ?? '', '<h1', '</ul>'))).toBe(changed.size);
+    // 86033144 step 7348-1's edit failed ("invalid tool call"): its row says failed and why, and is no diff.
+    const id = index.find((e) => e.id.startsWith('86033144'))?.id ?? '';
+    const filesPage = readPage(build.outDir, `/sessions/${id}/files/`) ?? '';
+    const tr = [...filesPage.matchAll(/<tr[^>]*>([\s\S]*?)<\/tr>/g)].map((m) => m[0]).find((r) => r.includes('step 7348-1<'));
+    expect(tr).toMatch(/badge-err"[^>]*>failed</);
+    expect(tr).toMatch(/invalid tool call|fail-why/);
+    expect(tr).not.toMatch(/>diff · step/);
+    expect(textOf(tr ?? '')).toMatch(/\+\d+ −\d+ not applied/);
+  });
+
   it('lists every failure on /audit/errors/ with its message, grouped, and never as a green DONE', () => {
     const html = readPage(build.outDir, '/audit/errors/') ?? '';
     const text = textOf(html);

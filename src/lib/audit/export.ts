@@ -260,7 +260,7 @@ export function renderSessionExport(summary: SessionSummary, session: Session, o
     ['Workspace', s.workspace],
     ['Started', `${s.localTime ? `${s.localTime} (local, as recorded) · ` : ''}${formatUtc(s.createdAt)}`],
     ['Duration', s.durationMs !== undefined ? formatDuration(s.durationMs) : undefined],
-    ['Steps', `${built.turns.filter((t) => t.number > 0).length} turns, ${s.stepCount} steps, ${s.toolCallCount} tool calls, ${failureWords.failedCalls(failures.failedCalls)}${failures.agentErrors > 0 ? `, ${failureWords.agentErrors(failures.agentErrors)}` : ''}`],
+    ['Steps', `${built.turns.filter((t) => t.number > 0).length} turns, ${s.stepCount} steps, ${s.toolCallCount} tool calls, ${filesChangedWords(s.conversation?.filesChanged ?? 0)}, ${failureWords.failedCalls(failures.failedCalls)}${failures.agentErrors > 0 ? `, ${failureWords.agentErrors(failures.agentErrors)}` : ''}`],
     ['How it ended', s.ending],
     ['Redaction', s.redacted ? 'secrets redacted' : 'OFF: secrets shown as recorded'],
   ];
