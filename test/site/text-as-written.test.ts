@@ -127,6 +127,15 @@ describe('text as written, on a built site (fixtures/cases/text-as-written)', ()
     expect(visible(/<title>([\s\S]*?)<\/title>/.exec(bare)?.[1] ?? '')).toMatch(/^Step 6 · Error: model output error: model output must contain/);
   });
 
+  it('labels an agent error in the conversation as one, with its message, not as a failed result (fixtures/cases/step-errors)', () => {
+    const html = page(`/sessions/00000000-0000-4000-8000-000000000050/`);
+    // Step 10: "model output must contain either output text or tool calls", an ERROR_MESSAGE answering no call.
+    const row = /<div class="[^"]*" id="step-10">[\s\S]*?<\/div>/.exec(html)?.[0] ?? '';
+    expect(row).toContain('agent error');
+    expect(visible(row)).toContain('model output must contain either output text or tool calls');
+    expect(row).not.toMatch(/no call recorded|>failed<|class="call-kind">result</);
+  });
+
   it('leaves no anchor without an href on any page of the build', () => {
     const dead: string[] = [];
     for (const file of htmlFiles(build.outDir)) {
