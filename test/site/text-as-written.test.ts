@@ -134,6 +134,11 @@ describe('text as written, on a built site (fixtures/cases/text-as-written)', ()
     expect(row).toContain('agent error');
     expect(visible(row)).toContain('model output must contain either output text or tool calls');
     expect(row).not.toMatch(/no call recorded|>failed<|class="call-kind">result</);
+    // The export says the same.
+    const exported = /<div class="[^"]*" id="step-10">[\s\S]*?<\/div>/.exec(page(`/sessions/00000000-0000-4000-8000-000000000050/export.html`))?.[0] ?? '';
+    expect(exported).toContain('agent error');
+    expect(visible(exported)).toContain('model output must contain either output text or tool calls');
+    expect(exported).not.toMatch(/no call recorded|>failed<|class="kind">result</);
   });
 
   it('leaves no anchor without an href on any page of the build', () => {

@@ -15,7 +15,7 @@
  */
 import { noStepsText } from '../archive/no-steps.ts';
 import type { Session } from '../brain/types.ts';
-import type { ToolCallView, Turn, TurnItem } from '../turns/types.ts';
+import type { StepView, ToolCallView, Turn, TurnItem } from '../turns/types.ts';
 import type { SessionSummary } from '../archive/schemas.ts';
 import { shardBySession, shardFolder, siteSearchShards } from '../search/shards.ts';
 import type { SessionAudit } from './schemas.ts';
@@ -188,7 +188,8 @@ function callHtml(call: ToolCallView, session: Session, sessionId: string): stri
   return parts.join('');
 }
 
-function itemHtml(item: TurnItem, session: Session, sessionId: string, stepSummary: (position: number) => string): string {
+function itemHtml(item: TurnItem, session: Session, sessionId: string, stepView: (position: number) => StepView | undefined): string {
+  const stepSummary = (position: number): string => stepView(position)?.summary ?? '';
   switch (item.kind) {
     case 'reply': {
       const parts = [`<div class="reply" id="${escapeHtml(anchors.step(item.stepKey))}">`];
@@ -209,6 +210,9 @@ function itemHtml(item: TurnItem, session: Session, sessionId: string, stepSumma
       return `<div class="step" id="${escapeHtml(anchors.step(item.stepKey))}"><div class="who">User${item.createdAt ? ` · ${escapeHtml(formatClock(item.createdAt))}` : ''} · ${what}${item.path ? ` <span class="mono">${escapeHtml(item.path)}</span>` : ''} <span class="muted">(step ${escapeHtml(item.stepKey)}, ${escapeHtml(item.type)})</span></div>${pre(item.text)}</div>`;
     }
     case 'orphan-result':
+      // An agent error (failures.ts `stepFailure`) answers no call: named as one with its message, as on the site.
+      if (stepView(item.position)?.failure === 'agent')
+        return `<div class="step err" id="${escapeHtml(anchors.step(item.stepKey))}"><span class="badge err">agent error</span> <span class="muted">(step ${escapeHtml(item.stepKey)})</span><pre class="error">${cutText(item.outcome.error ?? item.outcome.line)}</pre></div>`;
       return `<div class="step${item.outcome.status === 'failed' ? ' err' : ''}" id="${escapeHtml(anchors.step(item.stepKey))}"><span class="kind">result</span>${escapeHtml(item.outcome.line || item.type)}${item.outcome.status === 'failed' ? ` <span class="badge err">${isFailedOrphan(item.type, item.outcome) ? 'failed' : 'agent error'}</span>` : ''} <span class="muted">(step ${escapeHtml(item.stepKey)}, no call recorded for it)</span></div>`;
   }
 }
@@ -222,7 +226,7 @@ function requestLine(turn: Turn): string {
   return line.length > 110 ? `${line.slice(0, 109)}…` : line;
 }
 
-function turnHtml(turn: Turn, session: Session, sessionId: string, stepSummary: (position: number) => string): string {
+function turnHtml(turn: Turn, session: Session, sessionId: string, stepView: (position: number) => StepView | undefined): string {
   const st = turn.stats;
   const stats = [
     st.startedAt ? formatUtc(st.startedAt) : '',
@@ -240,7 +244,7 @@ function turnHtml(turn: Turn, session: Session, sessionId: string, stepSummary: 
     if (r.mentionedFiles.length > 0) parts.push(`<ul class="chips">${r.mentionedFiles.map((f) => `<li class="mono">${escapeHtml(f)}</li>`).join('')}</ul>`);
     parts.push('</div>');
   }
-  for (const item of turn.items) parts.push(itemHtml(item, session, sessionId, stepSummary));
+  for (const item of turn.items) parts.push(itemHtml(item, session, sessionId, stepView));
   parts.push('</section>');
   return parts.join('');
 }
@@ -250,7 +254,7 @@ export function renderSessionExport(summary: SessionSummary, session: Session, o
   const s = summary;
   // The pages' own turns when given (built once per session read), else built here.
   const built = options.turns ?? sessionTurns(session);
-  const stepSummary = (position: number) => built.steps[position]?.summary ?? '';
+  const stepView = (position: number) => built.steps[position];
   // Counted as every page counts them (`turns/failures.ts`), so the file says what the site says.
   const failures = sessionFailureCounts(built);
   const facts: [string, string | undefined][] = [
@@ -297,7 +301,7 @@ export function renderSessionExport(summary: SessionSummary, session: Session, o
       out.push(`<li id="${escapeHtml(anchors.turn(turn.number))}">${escapeHtml(`${turnTitle(turn)}: ${requestLine(turn)} (${turn.stats.steps} steps, ${turn.stats.toolCalls} calls)`)}</li>`);
       continue;
     }
-    const html = turnHtml(turn, session, s.id, stepSummary);
+    const html = turnHtml(turn, session, s.id, stepView);
     written += html.length;
     out.push(html);
   }
