@@ -13,6 +13,7 @@
  * `FIELD_MAX` characters, and once `TOTAL_MAX` characters of text are written the remaining turns are listed one
  * line each; both cuts are marked in the file and point to the page on the site.
  */
+import { plural } from '../archive/labels.ts';
 import { noStepsText } from '../archive/no-steps.ts';
 import type { Session } from '../brain/types.ts';
 import type { StepView, ToolCallView, Turn, TurnItem } from '../turns/types.ts';
@@ -231,7 +232,7 @@ function turnHtml(turn: Turn, session: Session, sessionId: string, stepView: (po
   const stats = [
     st.startedAt ? formatUtc(st.startedAt) : '',
     st.wallClockMs !== undefined ? `${formatDuration(st.wallClockMs) || '0 s'} wall-clock${st.activeMs !== undefined && st.activeMs !== st.wallClockMs ? ` (${formatDuration(st.activeMs) || '0 s'} active)` : ''}` : '',
-    `${st.toolCalls} tool calls`,
+    plural(st.toolCalls, 'tool call'),
     st.filesChanged.length > 0 ? filesChangedWords(st.filesChanged.length) : '',
     st.failures > 0 ? failureWords.failedCalls(st.failures) : '',
     st.agentErrors > 0 ? failureWords.agentErrors(st.agentErrors) : '',
@@ -264,7 +265,7 @@ export function renderSessionExport(summary: SessionSummary, session: Session, o
     ['Workspace', s.workspace],
     ['Started', `${s.localTime ? `${s.localTime} (local, as recorded) · ` : ''}${formatUtc(s.createdAt)}`],
     ['Duration', s.durationMs !== undefined ? formatDuration(s.durationMs) : undefined],
-    ['Steps', `${built.turns.filter((t) => t.number > 0).length} turns, ${s.stepCount} steps, ${s.toolCallCount} tool calls, ${filesChangedWords(s.conversation?.filesChanged ?? 0)}, ${failureWords.failedCalls(failures.failedCalls)}${failures.agentErrors > 0 ? `, ${failureWords.agentErrors(failures.agentErrors)}` : ''}`],
+    ['Steps', `${plural(built.turns.filter((t) => t.number > 0).length, 'turn')}, ${plural(s.stepCount, 'step')}, ${plural(s.toolCallCount, 'tool call')}, ${filesChangedWords(s.conversation?.filesChanged ?? 0)}, ${failureWords.failedCalls(failures.failedCalls)}${failures.agentErrors > 0 ? `, ${failureWords.agentErrors(failures.agentErrors)}` : ''}`],
     ['How it ended', s.ending],
     ['Redaction', s.redacted ? 'secrets redacted' : 'OFF: secrets shown as recorded'],
   ];
@@ -298,7 +299,7 @@ export function renderSessionExport(summary: SessionSummary, session: Session, o
       out.push(`<p class="cut">This export reached its size bound (${TOTAL_MAX.toLocaleString('en')} characters); the remaining turns are listed one line each. Their pages on the archive site hold everything.</p><ul class="brief">`);
     }
     if (brief) {
-      out.push(`<li id="${escapeHtml(anchors.turn(turn.number))}">${escapeHtml(`${turnTitle(turn)}: ${requestLine(turn)} (${turn.stats.steps} steps, ${turn.stats.toolCalls} calls)`)}</li>`);
+      out.push(`<li id="${escapeHtml(anchors.turn(turn.number))}">${escapeHtml(`${turnTitle(turn)}: ${requestLine(turn)} (${plural(turn.stats.steps, 'step')}, ${plural(turn.stats.toolCalls, 'call')})`)}</li>`);
       continue;
     }
     const html = turnHtml(turn, session, s.id, stepView);
