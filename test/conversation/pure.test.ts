@@ -50,6 +50,9 @@ describe('how a session ended (sessionEnding): the first line of real prose of t
     const text = '| File | Description |\n|------|-------------|\n| `a.ts` | the reader |\n\nI changed two files; both tests pass.';
     expect(endingOf(text)).toBe('I changed two files; both tests pass.');
     expect(endingOf('## Changes\n\n| File | Description |\n|---|---|\n| a.ts | reader |')).toBe('Changes');
+    // A line ending in `:` introduces the table: not joined to the prose after it (real ede1eb3f).
+    expect(endingOf('The files are in the artifact folder:\n\n| File | Description |\n|---|---|\n| a.ts | reader |\n\nOpen Windows File Explorer.')).toBe('The files are in the artifact folder:');
+    expect(endingOf('Done:\n- a.ts fixed\n- b.ts fixed')).toBe('Done: a.ts fixed; b.ts fixed');
   });
 });
 

@@ -68,23 +68,28 @@ function firstLine(text: string, skipHeadings = false): string {
 const IMAGE_ONLY = /^\s*(?:!\[[^\]]*\]\([^)]*\)\s*)+$/;
 /** A Markdown table row or separator (`| File | Description |`): flattened, it reads as bars and cells. */
 const TABLE_ROW = /^\s*\|.*\|\s*$/;
+/** Where a skipped image or table stood (no line of text is a NUL). */
+const STOP = '\u0000';
 
 /** The first line of a message that says something: headings, code, images and tables skipped, a line ending in `:` joined to what follows. */
 function leadSentence(text: string): string {
+  // A table or a line of images stays as a stop (`STOP`): a line ending in `:` is not joined to what follows it.
   const prose = text
     .replace(/^\s*```[\s\S]*?(^\s*```|(?![\s\S]))/gm, '')
     .split(/\r?\n/)
-    .filter((l) => !IMAGE_ONLY.test(l) && !TABLE_ROW.test(l));
+    .map((l) => (IMAGE_ONLY.test(l) || TABLE_ROW.test(l) ? STOP : l));
   const lines = prose
     // Headings, and lines that are all bold (`**Implementation Plan**`), name a part; they do not say what happened.
     .filter((l) => !/^\s{0,3}#{1,6}\s/.test(l) && !/^\s*(\*\*|__)[^*_]+(\*\*|__):?\s*$/.test(l))
-    .map(plainLine)
+    .map((l) => (l === STOP ? l : plainLine(l)))
     .filter((l) => l !== '' && !/^[-=*_|:\s]{3,}$/.test(l));
+  const at = lines.findIndex((l) => l !== STOP);
   // No plain sentence: an all-bold line or a heading of the prose says more than an image's alt text or a table.
-  const first = lines[0] ?? (firstLine(prose.join('\n')) || firstLine(text));
-  if (!first.endsWith(':') || lines.length < 2) return first;
+  const first = lines[at] ?? (firstLine(prose.filter((l) => l !== STOP).join('\n')) || firstLine(text));
+  if (!first.endsWith(':') || at < 0) return first;
   const after: string[] = [];
-  for (const line of lines.slice(1)) {
+  for (const line of lines.slice(at + 1)) {
+    if (line === STOP) break;
     after.push(line);
     if (first.length + after.join('; ').length >= ENDING_MAX) break;
   }
