@@ -23,10 +23,13 @@ const ARTIFACT_TYPES: Record<string, string> = {
  * artifact's metadata on its page.
  */
 export function artifactTypeLabel(type: string): string {
-  const known = ARTIFACT_TYPES[type];
-  if (known) return known;
-  const words = type.replace(/^ARTIFACT_TYPE_/, '').replace(/_+/g, ' ').trim().toLowerCase();
-  return words ? words[0]!.toUpperCase() + words.slice(1) : type;
+  return ARTIFACT_TYPES[type] ?? enumWords(type.replace(/^ARTIFACT_TYPE_/, ''));
+}
+
+/** An enum value Antigravity writes, as words: `BROWSER_ACTION` → `Browser action` (the value itself when empty). */
+export function enumWords(value: string): string {
+  const words = value.replace(/_+/g, ' ').trim().toLowerCase();
+  return words ? words[0]!.toUpperCase() + words.slice(1) : value;
 }
 
 /** What each product folder under `~/.gemini/` is (shown on /about/ and as the product badge's title). */

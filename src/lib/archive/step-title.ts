@@ -6,6 +6,7 @@
  */
 import { meaningfulLine, requestText } from '../turns/text.ts';
 import { plainLine } from '../conversation/summary.ts';
+import { enumWords } from './labels.ts';
 
 /** Longest headline in a title (characters); the page shows the whole text below. */
 export const HEADLINE_MAX = 110;
@@ -42,10 +43,7 @@ const STEP_TYPES: Record<string, string> = {
  * action`): Antigravity adds types, and the enum stays in the badge's title and the raw record.
  */
 export function stepTypeLabel(type: string): string {
-  const known = STEP_TYPES[type];
-  if (known) return known;
-  const words = type.replace(/_+/g, ' ').trim().toLowerCase();
-  return words ? words[0]!.toUpperCase() + words.slice(1) : type;
+  return STEP_TYPES[type] ?? enumWords(type);
 }
 
 /** A call as the headline needs it: the tool's name and the outcome's one line (`python x.py · exit 1`). */
