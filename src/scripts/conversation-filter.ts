@@ -33,9 +33,13 @@ function withShow(url: URL, value: string): URL {
 
 function carry(value: string): void {
   for (const a of document.querySelectorAll<HTMLAnchorElement>('a[href]')) {
+    // A jump within this page (`#conversation`, the skip links) stays as written: the page's own URL carries the
+    // filter already, and a rewritten `/sessions/<id>/#…` would no longer be the link the page and its tests name.
+    if (a.getAttribute('href')?.startsWith('#')) continue;
     const url = new URL(a.href, window.location.href);
     if (!isConversationPage(url)) continue;
     const next = withShow(url, value);
+    if (next.search === url.search) continue;
     a.setAttribute('href', `${next.pathname}${next.search}${next.hash}`);
   }
 }

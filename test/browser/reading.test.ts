@@ -60,7 +60,10 @@ describe.skipIf(!hasChromium())('reading at 390 px in the browser', () => {
     try {
       const page = await context.newPage();
       await page.goto(`${server.origin}/sessions/${IDE}/`);
-      await page.click('nav.jump a[href="#conversation"]');
+      const skip = page.locator('nav.jump a[href="#conversation"]');
+      expect(await skip.count()).toBe(1);
+      await skip.focus();
+      await page.keyboard.press('Enter');
       expect(await page.evaluate(() => document.activeElement?.id)).toBe('conversation');
     } finally {
       await close();
