@@ -12,7 +12,7 @@ import { conversationPageStarts, itemWeight, pageOfItem, pageOfTurn, pageTurns }
 import { subagentsOfCall, tasksByCall } from '../../src/lib/conversation/view.ts';
 import { groupBackgroundTasks } from '../../src/lib/family/background-tasks.ts';
 import { wallClockStrip } from '../../src/lib/conversation/strip.ts';
-import { checkpointObjective, sessionEnding, sessionTitle, shorten } from '../../src/lib/conversation/summary.ts';
+import { checkpointObjective, plainLine, sessionEnding, sessionTitle, shorten } from '../../src/lib/conversation/summary.ts';
 import { imageOrigin, placeImages } from '../../src/lib/conversation/images.ts';
 import { servedUploadName } from '../../src/lib/archive/summarise.ts';
 import { pageOfIndex, pageSlice, pageStarts } from '../../src/lib/archive/session-pages.ts';
@@ -34,6 +34,19 @@ describe('page starts by count and size', () => {
     const starts = [0, 2, 3, 4];
     expect(pageSlice(['a', 'b', 'c', 'd', 'e'], starts, 2)).toEqual(['c']);
     expect([0, 1, 2, 3, 4].map((i) => pageOfIndex(starts, i))).toEqual([1, 1, 2, 3, 4]);
+  });
+});
+
+describe('a line without its Markdown marks (plainLine, for titles and headlines)', () => {
+  it('keeps marks inside a word: a request naming __init__.py is titled with it', () => {
+    expect(plainLine('Fix the imports in __init__.py')).toBe('Fix the imports in __init__.py');
+    expect(plainLine('rename my_var_name and x__y__z')).toBe('rename my_var_name and x__y__z');
+    expect(plainLine('__init__.py')).toBe('__init__.py');
+  });
+  it('drops emphasis around words, code spans, heading and list marks', () => {
+    expect(plainLine('# Make **the build** _fast_.')).toBe('Make the build fast.');
+    expect(plainLine('- run `npm test`, then __push__')).toBe('run npm test, then push');
+    expect(plainLine('**보기**를 눌러 주세요')).toBe('보기를 눌러 주세요');
   });
 });
 

@@ -43,11 +43,20 @@ export function plainLine(line: string): string {
   return line
     .replace(/^\s{0,3}(#{1,6}\s+|[-*+]\s+|\d+[.)]\s+|>\s*)/, '')
     .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/(\*\*|__|`)/g, '')
-    .replace(/(^|[\s(])[*_]([^*_\s][^*_]*?)[*_](?=[\s).,;:!?]|$)/g, '$1$2')
+    .replace(/`([^`]+)`/g, '$1')
+    .replace(EMPHASIS, '$1$3')
     .replace(/\s+/g, ' ')
     .trim();
 }
+
+/**
+ * A pair of emphasis marks around words: the opener after a line start, space or opening bracket, the closer before
+ * a line end, space, closing bracket or a sentence mark that ends a word (asterisks also before CJK text, which has
+ * no spaces: `**보기**를` is bold to its writer). A mark inside a word is kept: a request naming `__init__.py` was
+ * titled "init.py" when every `__` was dropped (issue 27).
+ */
+const EMPHASIS =
+  /(^|[\s([{"'“‘「『（])(\*\*|__|\*|_)(?=\S)(.+?)(?<=\S)\2(?=$|[\s)\]}"'”’」』）,;:!?、。，]|\.(?!\w)|(?<=\*)[\p{sc=Hangul}\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}])/gu;
 
 /** The first non-empty line of `text` without Markdown marks; with `skipHeadings`, the first that is not a heading (when there is one). */
 function firstLine(text: string, skipHeadings = false): string {
