@@ -18,6 +18,7 @@ import {
 } from '../../src/lib/brain/index.ts';
 import { SOURCES_KEPT_PER_STEP } from '../../src/lib/brain/merge.ts';
 import { ProblemBudget } from '../../src/lib/brain/problems.ts';
+import { saneTime } from '../../src/lib/brain/dates.ts';
 import { makePathologicalHome, PATHOLOGICAL_SESSIONS, TRANSCRIPT } from '../../scripts/make-pathological-home.ts';
 import { dayOf, formatClock, formatUtc } from '../../src/lib/archive/format.ts';
 import { casesDir, caseId } from './helpers.ts';
@@ -73,10 +74,24 @@ describe('dates the archive cannot place (fixtures/cases/bad-dates)', () => {
 
   it('reports a created_at that is no date or no string, and keeps the number among the fields', () => {
     const s = get(34);
-    expect(s.problems.map(at)).toEqual([`bad-date ${F}:2`, `bad-date ${F}:3`]);
-    expect(s.problems[0]?.message).toContain('"yesterday" is not a date');
+    expect(s.problems.map(at)).toEqual([`bad-date ${F}:2`, `bad-date ${F}:3`, `bad-date ${F}:4`, `bad-date ${F}:5`, `bad-date ${F}:6`]);
+    expect(s.problems[0]?.message).toContain('"yesterday" is not an ISO 8601 time');
     expect(s.steps[2]?.extra.created_at).toBe(1783069200);
     expect(s.meta.durationMs).toBe(0);
+  });
+
+  it('takes only ISO 8601 times with a zone: words, slashes and a zoneless time are read in the machine\'s zone by Date.parse', () => {
+    const s = get(34);
+    const messages = s.problems.slice(2).map((p) => p.message);
+    expect(messages[0]).toContain('"July 3, 2026 10:00" is not an ISO 8601 time');
+    expect(messages[1]).toContain('"2026/07/03 10:00:00" is not an ISO 8601 time');
+    expect(messages[2]).toContain('"2026-07-03T10:00:00" is not an ISO 8601 time');
+    // Shown as written, never placed: the session's time span is its one real time.
+    expect(s.steps.slice(3).map((x) => x.createdAt)).toEqual(['July 3, 2026 10:00', '2026/07/03 10:00:00', '2026-07-03T10:00:00']);
+    expect(s.meta.createdAt).toBe('2026-07-03T09:00:00.000Z');
+    expect(s.meta.durationMs).toBe(0);
+    for (const ok of ['2026-07-03T09:00:00Z', '2026-07-03T09:00:00.123456789Z', '2026-07-03T18:00:00+09:00', '2026-07-03'])
+      expect(saneTime(ok), ok).toBeTypeOf('number');
   });
 });
 

@@ -3,6 +3,7 @@
  * result and never pair calls or read outcomes themselves.
  */
 import type { Message, Session, Step, TaskLog } from '../brain/types.ts';
+import { saneTime } from '../brain/dates.ts';
 import { modelSequence, modelSwitches, modelsPerStep, UNKNOWN_MODEL } from './models.ts';
 import { outputFailureMessage, stepFailure } from './failures.ts';
 import { isFileChange } from './file-changes.ts';
@@ -38,9 +39,7 @@ export const IDLE_GAP_MS = 2 * 60_000;
 export const STEP_SUMMARY_MAX = 160;
 
 function ms(iso: string | undefined): number | undefined {
-  if (!iso) return undefined;
-  const t = Date.parse(iso);
-  return Number.isNaN(t) ? undefined : t;
+  return saneTime(iso);
 }
 
 function cut(text: string, max = STEP_SUMMARY_MAX): string {

@@ -3,6 +3,7 @@
  * error), never the model's own `toolSummary` ("File edit", "Command execution" on most real calls).
  */
 import type { Step, ToolCall } from '../brain/types.ts';
+import { saneTime } from '../brain/dates.ts';
 import type { Outcome, OutcomeStatus, ToolKind } from './types.ts';
 import { decodeFilePath, readCommandText, readEditText, readViewText, splitTransport } from './transport.ts';
 import { failureLine, failureMessage, isErrorStep } from './failures.ts';
@@ -128,9 +129,9 @@ export function backgroundTaskId(step: Step): string | undefined {
 
 function durationOf(startedAt?: string, completedAt?: string): number | undefined {
   if (!startedAt || !completedAt) return undefined;
-  const a = Date.parse(startedAt);
-  const b = Date.parse(completedAt);
-  return Number.isNaN(a) || Number.isNaN(b) || b < a ? undefined : b - a;
+  const a = saneTime(startedAt);
+  const b = saneTime(completedAt);
+  return a === undefined || b === undefined || b < a ? undefined : b - a;
 }
 
 /** Count JSON-object lines (`{"File":…}`, `{"name":…}`): how grep_search and list_dir list what they found. */
