@@ -142,3 +142,15 @@ describe('metadata', () => {
     expect(s.meta.workspace).toBe('/home/ana/parser');
   });
 });
+
+describe('step folders named other than Antigravity names them (fixtures/cases/step-folder-names)', () => {
+  it('attaches steps/2/ to step 2 and lists steps/02/ and steps/0003/ as files not shown, never dropping one', async () => {
+    const s = await readCase('step-folder-names');
+    // steps/02/ once overwrote steps/2/'s output in the same slot, and the other copy vanished without a word.
+    expect(s.steps.find((x) => x.key === '2')?.output?.text).toContain('b.txt (the whole output)');
+    expect(s.steps.find((x) => x.key === '3')?.contentMd).toBeUndefined();
+    const notShown = (s.notShown ?? []).map((f) => f.file).sort();
+    expect(notShown).toEqual(['.system_generated/steps/0003/content.md', '.system_generated/steps/02/output.txt']);
+    expect(s.unattachedStepFiles).toBeUndefined();
+  });
+});

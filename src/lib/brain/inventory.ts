@@ -142,7 +142,12 @@ export interface SessionFile {
 }
 
 const TRANSCRIPT_FILE = /^\.system_generated\/logs\/(?:transcript(?:_full)?\.jsonl|chunks\/transcript(?:_full)?\/[^/]+\.jsonl)$/;
-const STEP_FILE = /^\.system_generated\/steps\/\d+\/(output\.txt|content\.md)$/;
+/**
+ * A step folder is named by its `step_index` as Antigravity writes it: `steps/2/`, never `steps/02/`. A zero-padded
+ * name read as the same number took the slot of the real folder and one of the two vanished unreported (issue 27);
+ * any other name is an unknown file, listed on /report/. Fifteen digits keep the number a safe integer.
+ */
+const STEP_FILE = /^\.system_generated\/steps\/(?:0|[1-9]\d{0,14})\/(output\.txt|content\.md)$/;
 const MESSAGE_STATE = /^\.system_generated\/messages\/(?:cursor|read)\.json$/;
 const MESSAGE = /^\.system_generated\/messages\/[^/]+\.json$/;
 const TASK_LOG = /^\.system_generated\/tasks\/[^/]+\.log$/;
