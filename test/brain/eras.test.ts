@@ -56,6 +56,26 @@ describe('overview.txt', () => {
   });
 });
 
+describe('overview.txt that contradicts the transcript (fixtures/cases/overview-contradicts)', () => {
+  it('shows the transcript, joins each overview record to its step, and reports both disagreements', async () => {
+    const s = await readCase('overview-contradicts');
+    // The overview's USER_INPUT at step 1 was a step of its own: a user turn nobody typed.
+    expect(keys(s)).toEqual(['0', '1', '2', '3']);
+    expect(s.steps.filter((st) => st.type === 'USER_INPUT')).toHaveLength(1);
+    expect(s.steps[1]?.type).toBe('PLANNER_RESPONSE');
+    expect(s.steps[1]?.sources.map((x) => `${x.transcript}:${x.line}`)).toEqual(['full:2', 'overview:2']);
+    expect(s.steps[3]?.content).toBe('The deploy failed: make exited 1.');
+    expect(s.problems.map((p) => `${p.kind} ${p.file}:${p.line}`)).toEqual([`conflict ${OVERVIEW}:2`, `conflict ${OVERVIEW}:3`]);
+    expect(s.problems[0]?.message).toContain('says step 1 is USER_EXPLICIT USER_INPUT; .system_generated/logs/transcript_full.jsonl line 2 says MODEL PLANNER_RESPONSE');
+    expect(s.problems[1]?.message).toContain('holds other text for step 3 than .system_generated/logs/transcript_full.jsonl line 4');
+  });
+
+  it('takes a cut overview text that the transcript goes on from as agreeing', async () => {
+    const s = await readCase('overview-then-compact');
+    expect(s.problems.filter((p) => p.kind === 'conflict')).toEqual([]);
+  });
+});
+
 describe('dates, titles and folders without a log', () => {
   it('dates and titles a folder of artifacts by the artifacts, and says where the date came from', async () => {
     const s = await readCase('artifacts-only');

@@ -36,6 +36,11 @@
  *    as compact ones, and a value or content ending in `<truncated N bytes>` named in `truncatedFields` (the log
  *    has no `truncated_fields`). Order as in rule 5: paired ones are anchors, the rest interleaved by time (by
  *    step index where either has no time), the merged step first on ties.
+ *    Where the two disagree, the transcript stands and a `conflict` problem names both lines: an overview record
+ *    of another source or type at an index the transcripts hold once, and the overview reused no index there,
+ *    describes that step (it became a step of its own, and an overview USER_INPUT a user turn nobody typed; issue
+ *    27), so it joins it; a paired record whose text is not the transcript's (overview.txt cuts whole lines off
+ *    the end, `…\n<truncated N bytes>`, so what it kept is a prefix) is reported too.
  */
 import { readToolCalls } from './args.ts';
 import { badDateMessage, saneTime } from './dates.ts';
@@ -322,13 +327,19 @@ function placeOverview(nodes: Occurrence[][], overview: Occurrence[]): Occurrenc
   }
   const partner = new Map<Occurrence, Occurrence[]>();
   const taken = new Set<Occurrence[]>();
+  const overviewUses = new Map<number, number>();
+  for (const o of overview) if (o.valid) overviewUses.set(o.index, (overviewUses.get(o.index) ?? 0) + 1);
   for (const o of overview) {
     if (!o.valid) continue;
-    const candidates = (byIndex.get(o.index) ?? []).filter((n) => {
+    const atIndex = byIndex.get(o.index) ?? [];
+    const candidates = atIndex.filter((n) => {
       const m = nodeMain(n);
       return !taken.has(n) && m.source === o.source && m.type === o.type;
     });
-    const match = candidates.find((n) => n.some((x) => x.createdAts.some((t) => o.createdAts.includes(t)))) ?? candidates[0];
+    let match = candidates.find((n) => n.some((x) => x.createdAts.some((t) => o.createdAts.includes(t)))) ?? candidates[0];
+    // One step at this index in each log, of another kind: the same step told two ways (rule 7), not a rewind.
+    const only = atIndex[0];
+    if (!match && atIndex.length === 1 && only && !taken.has(only) && overviewUses.get(o.index) === 1) match = only;
     if (!match) continue;
     taken.add(match);
     partner.set(o, match);
@@ -425,6 +436,7 @@ function buildStep(node: Occurrence[], position: number, sessionId: string, budg
     if (!compact && typeof rec.content === 'string' && CUT_AT_END.test(rec.content) && !truncatedFields.includes('content'))
       truncatedFields.push('content');
   }
+  if (overview && overview !== side) noteOverviewConflict(overview, winner, sessionId, budget);
   const sources: SourceRef[] = [];
   let omittedSources = 0;
   for (const o of [compact, full, overview]) {
@@ -470,6 +482,30 @@ function buildStep(node: Occurrence[], position: number, sessionId: string, budg
   if ('error_code' in rec) step.errorCode = rec.error_code;
   if ('exit_code' in rec) step.exitCode = rec.exit_code;
   return step;
+}
+
+/** A `conflict` problem when the overview record of a step says another thing than the transcript that is shown. */
+function noteOverviewConflict(overview: Occurrence, shown: RawRecord, sessionId: string, budget: ProblemBudget): void {
+  const told = overview.last;
+  const at = `${shown.src.file} line ${shown.src.line}`;
+  let what: string | undefined;
+  if (told.source !== shown.source || told.type !== shown.type) {
+    what = `says step ${told.index} is ${told.source} ${told.type}; ${at} says ${shown.source} ${shown.type}`;
+  } else if (typeof told.rec.content === 'string' && typeof shown.rec.content === 'string') {
+    const kept = told.rec.content.replace(CUT_AT_END, '\n');
+    const whole = kept.length < told.rec.content.length;
+    const cut = Array.isArray(shown.rec.truncated_fields) && shown.rec.truncated_fields.includes('content');
+    const agrees = whole ? shown.rec.content.startsWith(kept) || cut : shown.rec.content === told.rec.content || cut;
+    if (!agrees) what = `holds other text for step ${told.index} than ${at}`;
+  }
+  if (what === undefined) return;
+  budget.add({
+    kind: 'conflict',
+    sessionId,
+    file: told.src.file,
+    line: told.src.line,
+    message: `Line ${told.src.line} ${what}. The transcript is shown; this record is kept among the step's raw records.`,
+  });
 }
 
 /**

@@ -30,6 +30,11 @@ export type ProblemKind =
    * as given, left out of start times, durations, day groups, charts and sort keys.
    */
   | 'bad-date'
+  /**
+   * Two records of one step that disagree (e.g. `overview.txt` naming another type, or other text, than the
+   * transcript at the same index): the higher source is shown, the other kept among the step's raw records.
+   */
+  | 'conflict'
   /** Anything else worth an auditor's attention (e.g. a main transcript rebuilt from chunks). */
   | 'notice';
 
