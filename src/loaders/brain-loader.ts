@@ -52,7 +52,8 @@ import { newestSessionFirst } from '../lib/archive/order.ts';
 // that are the failed calls and agent errors with their message, a failed command's message.
 // 13: conversation page starts from a smaller budget with edits' diffs weighed (issue 22).
 // 14: one "files changed" (turns/file-changes.ts): an edit that did not fail; file rows marked `failed` with a message.
-export const LOADER_VERSION = 'brain-loader-14';
+// 15: how it ended from the last turn (turns/ending.ts, `endingKind`); calls of overview.txt marked `resultNotLogged`.
+export const LOADER_VERSION = 'brain-loader-15';
 
 /** Id of the one entry of the `archive` collection. */
 export const ARCHIVE_ENTRY_ID = 'archive';

@@ -101,7 +101,7 @@ describe('audit views in the demo build', () => {
       expect(Object.keys(e).slice(0, 7)).toEqual(['id', 'product', 'created', 'title', 'model', 'steps', 'url']);
       expect(Object.keys(e).slice(7)).toEqual([
         'prefix', 'workspace', 'localTime', 'durationMs', 'toolCalls', 'errors', 'failedCalls', 'agentErrors', 'toolCounts', 'messages', 'taskLogs',
-        'artifacts', 'redacted', 'stepDays', 'audit', 'models', 'stepsPerModel', 'conversation', 'family', 'ending', 'notOnDiskSince', 'base', 'searchBundle',
+        'artifacts', 'redacted', 'stepDays', 'audit', 'models', 'stepsPerModel', 'conversation', 'family', 'ending', 'endingKind', 'notOnDiskSince', 'base', 'searchBundle',
       ]);
       expect(e.base).toBe('/');
       expect(existsSync(path.join(build.outDir, String(e.searchBundle), 'pagefind-entry.json')), String(e.searchBundle)).toBe(true);

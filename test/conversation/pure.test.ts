@@ -52,7 +52,7 @@ describe('a line without its Markdown marks (plainLine, for titles and headlines
 
 describe('how a session ended (sessionEnding): the first line of real prose of the last reply', () => {
   const endingOf = (text: string): string | undefined =>
-    sessionEnding({ artifacts: [] }, [{ items: [{ kind: 'reply', text }] }] as unknown as Parameters<typeof sessionEnding>[1]);
+    sessionEnding({ artifacts: [] }, [{ items: [{ kind: 'reply', text, calls: [] }] }] as unknown as Parameters<typeof sessionEnding>[1])?.text;
 
   it("skips a line of images (an image's alt text is no summary)", () => {
     expect(endingOf('![충성](https://example.com/salute.png)\n\n**충성! 배포가 끝났습니다.**')).toBe('충성! 배포가 끝났습니다.');
@@ -158,7 +158,7 @@ describe('the conversation of the demo sessions', () => {
       }
     `);
     const rate = byPrefix('04c6284a');
-    expect(sessionEnding(rate, sessionTurns(rate).turns)).toMatch(/^Done: /);
+    expect(sessionEnding(rate, sessionTurns(rate).turns)?.text).toMatch(/^Done: /);
     expect(checkpointObjective('{{ CHECKPOINT 1 }}\n# USER Objective:\nBuilding **Curvy** Comfort\n\n# User Requests')).toBe('Building Curvy Comfort');
     expect(shorten('a '.repeat(100), 20)).toMatch(/^(a ){1,9}a…$|^a( a)*…$/);
   });

@@ -214,8 +214,10 @@ export const SessionSchema = z.object({
   product: z.string(),
   /** Title derived by the reader. */
   title: z.string(),
-  /** How the session ended, one line: its last model message, else its walkthrough's summary (`conversation/summary.ts`). */
+  /** How the session ended, one line, from its last turn: its reply, else what the log ends on (`turns/ending.ts`). */
   ending: z.string().optional(),
+  /** What the ending is: `reply`, `no-reply`, `failed`, `request` (the log ends with the request), `summary` (no log). */
+  endingKind: z.enum(['reply', 'no-reply', 'failed', 'request', 'summary']).optional(),
   /** Where each page of the conversation starts (`conversation/pages.ts`); absent or one entry for one page. */
   conversationPages: z.array(z.object({ turn: z.number(), item: z.number() })).optional(),
   /** Last model selected. */

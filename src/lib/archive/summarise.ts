@@ -120,6 +120,7 @@ export function summariseSession(session: Session, redactions: Redaction[], reda
     product: session.product,
     title: conversation.title,
     ending: conversation.ending,
+    endingKind: conversation.endingKind,
     conversationPages: conversation.pages.length > 1 ? conversation.pages : undefined,
     model: meta.model,
     models: turns.modelSequence,

@@ -77,6 +77,8 @@ export interface SessionIndexEntry {
   family: SessionSummary['family'] | null;
   /** How the session ended (one line), and since when its folder is gone from disk (the store kept it). */
   ending: string | null;
+  /** What that line is (`turns/ending.ts`): `reply`, `no-reply`, `failed`, `request` or `summary`. */
+  endingKind: SessionSummary['endingKind'] | null;
   notOnDiskSince: string | null;
   /** The site's base path (`/` or `/team-a/`): the session's pages are under it. */
   base: string;
@@ -115,6 +117,7 @@ export function sessionIndex(sessions: SessionSummary[]): SessionIndexEntry[] {
     conversation: s.conversation ?? null,
     family: s.family ?? null,
     ending: s.ending ?? null,
+    endingKind: s.endingKind ?? null,
     notOnDiskSince: s.notOnDiskSince ?? null,
     base: urls.home(),
     searchBundle: `pagefind/${shardFolder(shardOf.get(s.id) ?? 0)}`,

@@ -6,17 +6,21 @@
 import type { Artifact, Session } from '../brain/types.ts';
 import type { SessionTurns, Turn } from '../turns/types.ts';
 import { conversationPageStarts, firstPageFixedWeight, type PageStart } from './pages.ts';
+import { firstLine, LINE_MAX, plainLine, shorten } from '../turns/prose-line.ts';
+import { sessionEnding as lastTurnEnding, type EndingKind } from '../turns/ending.ts';
+
+export { plainLine, shorten };
 
 /** Longest title kept (the home card and `<title>`). */
-export const TITLE_MAX = 90;
-/** Longest "how it ended" line kept. */
-export const ENDING_MAX = 200;
+export const TITLE_MAX = LINE_MAX;
 
 /** What the summary of a session takes from its conversation. */
 export interface ConversationSummary {
   title: string;
-  /** How it ended: the last model message's first line, else the walkthrough's summary. */
+  /** How it ended, from the last turn (`turns/ending.ts`). */
   ending?: string;
+  /** What that ending is: a reply, no reply, a failure (`EndingKind`). */
+  endingKind?: EndingKind;
   /** Where each conversation page starts (one entry per page; `[{turn: 0, item: 0}]` for one page). */
   pages: PageStart[];
 }
@@ -29,81 +33,6 @@ const CODE_LINE = /^(import|export|const|let|var|function|def|class|package|#inc
 
 /** Headings that name the kind of document, not the work (`# Task Checklist`, `# 작업 체크리스트 (Task List)`). */
 const GENERIC_HEADING = /^(tasks?|task list|task checklist|checklist|to-?do( list)?|walkthrough|implementation plan|plan|summary)$|\((task list|walkthrough|checklist)\)$/i;
-
-/** `text` cut to `max` characters at a word end, with an ellipsis. */
-export function shorten(text: string, max = TITLE_MAX): string {
-  const clean = text.replace(/\s+/g, ' ').trim();
-  if (clean.length <= max) return clean;
-  const at = clean.lastIndexOf(' ', max - 1);
-  return `${clean.slice(0, at > max * 0.6 ? at : max - 1).replace(/[\s,.;:–-]+$/, '')}…`;
-}
-
-/** Markdown marks off one line (`# `, `**`, backticks, list bullets, links kept as their text). */
-export function plainLine(line: string): string {
-  return line
-    .replace(/^\s{0,3}(#{1,6}\s+|[-*+]\s+|\d+[.)]\s+|>\s*)/, '')
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/`([^`]+)`/g, '$1')
-    .replace(EMPHASIS, '$1$3')
-    .replace(/\s+/g, ' ')
-    .trim();
-}
-
-/**
- * A pair of emphasis marks around words: the opener after a line start, space or opening bracket, the closer before
- * a line end, space, closing bracket or a sentence mark that ends a word (asterisks also before CJK text, which has
- * no spaces: `**보기**를` is bold to its writer). A mark inside a word is kept: a request naming `__init__.py` was
- * titled "init.py" when every `__` was dropped (issue 27).
- */
-const EMPHASIS =
-  /(^|[\s([{"'“‘「『（])(\*\*|__|\*|_)(?=\S)(.+?)(?<=\S)\2(?=$|[\s)\]}"'”’」』）,;:!?、。，]|\.(?!\w)|(?<=\*)[\p{sc=Hangul}\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}])/gu;
-
-/** The first non-empty line of `text` without Markdown marks; with `skipHeadings`, the first that is not a heading (when there is one). */
-function firstLine(text: string, skipHeadings = false): string {
-  let heading = '';
-  for (const line of text.split(/\r?\n/)) {
-    const plain = plainLine(line);
-    if (plain === '' || /^[-=*_|:\s]{3,}$/.test(plain) || line.trim().startsWith('```')) continue;
-    if (skipHeadings && /^\s{0,3}#{1,6}\s/.test(line)) {
-      heading ||= plain;
-      continue;
-    }
-    return plain;
-  }
-  return heading;
-}
-
-/** A line holding only images (`![충성](https://…png)`): its alt text is a caption, not what the message says. */
-const IMAGE_ONLY = /^\s*(?:!\[[^\]]*\]\([^)]*\)\s*)+$/;
-/** A Markdown table row or separator (`| File | Description |`): flattened, it reads as bars and cells. */
-const TABLE_ROW = /^\s*\|.*\|\s*$/;
-/** Where a skipped image or table stood (no line of text is a NUL). */
-const STOP = '\u0000';
-
-/** The first line of a message that says something: headings, code, images and tables skipped, a line ending in `:` joined to what follows. */
-function leadSentence(text: string): string {
-  // A table or a line of images stays as a stop (`STOP`): a line ending in `:` is not joined to what follows it.
-  const prose = text
-    .replace(/^\s*```[\s\S]*?(^\s*```|(?![\s\S]))/gm, '')
-    .split(/\r?\n/)
-    .map((l) => (IMAGE_ONLY.test(l) || TABLE_ROW.test(l) ? STOP : l));
-  const lines = prose
-    // Headings, and lines that are all bold (`**Implementation Plan**`), name a part; they do not say what happened.
-    .filter((l) => !/^\s{0,3}#{1,6}\s/.test(l) && !/^\s*(\*\*|__)[^*_]+(\*\*|__):?\s*$/.test(l))
-    .map((l) => (l === STOP ? l : plainLine(l)))
-    .filter((l) => l !== '' && !/^[-=*_|:\s]{3,}$/.test(l));
-  const at = lines.findIndex((l) => l !== STOP);
-  // No plain sentence: an all-bold line or a heading of the prose says more than an image's alt text or a table.
-  const first = lines[at] ?? (firstLine(prose.filter((l) => l !== STOP).join('\n')) || firstLine(text));
-  if (!first.endsWith(':') || at < 0) return first;
-  const after: string[] = [];
-  for (const line of lines.slice(at + 1)) {
-    if (line === STOP) break;
-    after.push(line);
-    if (first.length + after.join('; ').length >= ENDING_MAX) break;
-  }
-  return after.reduce((text, line) => `${text}${/[.!?:;]$/.test(text) ? ' ' : '; '}${line}`, first);
-}
 
 /** The `# USER Objective:` line of a CHECKPOINT summary (Antigravity's own name for the work). */
 export function checkpointObjective(summary: string): string | undefined {
@@ -157,28 +86,18 @@ export function sessionTitle(session: Pick<Session, 'artifacts'>, turns: readonl
   return shorten(request ?? fallback) || fallback;
 }
 
-/** How the session ended: the first line of the last model message, else the walkthrough's summary. */
-export function sessionEnding(session: Pick<Session, 'artifacts'>, turns: readonly Turn[]): string | undefined {
-  for (let t = turns.length - 1; t >= 0; t--) {
-    const items = (turns[t] as Turn).items;
-    for (let i = items.length - 1; i >= 0; i--) {
-      const item = items[i];
-      if (item?.kind === 'reply' && item.text && item.text.trim() !== '') {
-        // "## Implementation Plan" says less than the sentence under it; "Done:" less than the list after it.
-        const line = leadSentence(item.text);
-        if (line !== '') return shorten(line, ENDING_MAX);
-      }
-    }
-  }
+/** How the session ended, from its last turn (`turns/ending.ts`); the walkthrough's summary for a session with no log. */
+export function sessionEnding(session: Pick<Session, 'artifacts'>, turns: readonly Turn[]): ReturnType<typeof lastTurnEnding> {
   const summary = artifactNamed(session, 'walkthrough.md')?.metadata?.summary;
-  return summary ? shorten(summary, ENDING_MAX) : undefined;
+  return lastTurnEnding(turns, summary ? { walkthroughSummary: summary } : {});
 }
 
 /** Everything the lean summary keeps of a session's conversation. */
 export function conversationSummary(session: Pick<Session, 'artifacts' | 'steps'>, built: SessionTurns, fallbackTitle: string): ConversationSummary {
+  const ending = sessionEnding(session, built.turns);
   return {
     title: sessionTitle(session, built.turns, fallbackTitle),
-    ending: sessionEnding(session, built.turns),
+    ...(ending ? { ending: ending.text, endingKind: ending.kind } : {}),
     pages: conversationPageStarts(built.turns, session, firstPageFixedWeight(built.turns.length)),
   };
 }

@@ -332,9 +332,12 @@ export function buildTurns(input: TurnInput): SessionTurns {
         }
       }
       answeredBy.set(result.position, view);
-    } else if (callStep.origin !== 'overview') {
-      // A step read from overview.txt alone has no result to find: that log never keeps tool results, so its calls
-      // are not a pairing failure for the report (their outcome stays unknown).
+    } else if (callStep.origin === 'overview') {
+      outcome.resultNotLogged = true;
+      outcome.line = outcome.line.replace(/ · no result$/, ' · result not logged');
+    } else {
+      // A step read from overview.txt alone has no result to find (above): that log never keeps tool results, so
+      // its calls are not a pairing failure for the report.
       pairing.unansweredCalls.push({ stepKey: callStep.key, position: callStep.position, callIndex: pair.callIndex, name: call.name });
     }
     calls.push(view);

@@ -85,6 +85,11 @@ export interface Outcome {
   durationMs?: number;
   /** Set when the command went on in the background. */
   background?: BackgroundTask;
+  /**
+   * Set when no result answers the call because the log that holds it never records results: a step read from
+   * `overview.txt` alone (real-eras b1966f3f, 00986dca). Its `unknown` status then says nothing about the call.
+   */
+  resultNotLogged?: true;
   /** A file the call made that the result names (a generated image's path as written). */
   producedFile?: string;
 }
