@@ -4,7 +4,9 @@
  * THE MERGE RULE
  * 1. Records. Every line that parses is a record. A record without a usable `step_index` is a `bad-record` problem
  *    and still becomes a step of its own (index -1, type `INVALID_RECORD`), so no parseable line is lost silently;
- *    past the first `PROBLEMS_KEPT_PER_KIND` of a file such records are counted, not kept (problems.ts).
+ *    past the first `PROBLEMS_KEPT_PER_KIND` of a file such records are counted, not kept (problems.ts). It makes
+ *    no call (its `tool_calls` stay among its fields), answers none (turns/pairing.ts), and takes no part in rules
+ *    2–6: it is shown right after the record it followed in its file, so it moves no other step.
  * 2. Occurrences, per file. Reading a file top to bottom, a record with index i either *rewrites* the latest
  *    occurrence of i in that file or starts a new one. It is a rewrite when source and type are the same AND the
  *    earlier record was RUNNING, or has the same `created_at`, or is the same line byte for byte. Anything else is
@@ -424,8 +426,12 @@ function buildStep(node: Occurrence[], position: number, sessionId: string, budg
   if (rec.created_at !== undefined && rec.created_at !== null && typeof rec.created_at !== 'string')
     extra.created_at = rec.created_at;
   if (rec.truncated_fields !== undefined && full) extra.truncated_fields = rec.truncated_fields;
+  // A record without a usable step_index makes no call (rule 1): its `tool_calls` are kept among its fields, as
+  // read. As a call it closed the calls before it, and the next result answered it: a record planted between
+  // `rm -rf /data` and its result gave that output to its own `echo harmless` (issue 27).
+  if (!winner.valid && rec.tool_calls !== undefined) extra.tool_calls = rec.tool_calls;
   // overview.txt encodes arguments as the compact transcript does.
-  const toolCalls = readToolCalls(rec.tool_calls, winner.src.transcript === 'full' ? 'full' : 'compact');
+  const toolCalls = !winner.valid ? [] : readToolCalls(rec.tool_calls, winner.src.transcript === 'full' ? 'full' : 'compact');
   if (rec.tool_calls !== undefined && !Array.isArray(rec.tool_calls)) extra.tool_calls = rec.tool_calls;
   const truncatedFields: string[] = [];
   if (!full) {
@@ -524,6 +530,47 @@ function notOnDiskSince(node: Occurrence[]): string | undefined {
   return latest;
 }
 
+/** One file's occurrences with its invalid records set aside, each under the valid occurrence it followed. */
+interface SetAside {
+  valid: Occurrence[];
+  /** The invalid occurrences after each valid one, in file order; under `undefined`, those before the first. */
+  after: Map<Occurrence | undefined, Occurrence[]>;
+}
+
+/**
+ * Rule 1's second half: a record without a usable `step_index` takes no part in ordering, pairing or keys. In the
+ * interleave (rule 5) it could hold back or let through the records around it by its own `created_at`, so it is
+ * set aside and shown right after the record it followed in its file.
+ */
+function setAsideInvalid(occurrences: Occurrence[]): SetAside {
+  const valid: Occurrence[] = [];
+  const after = new Map<Occurrence | undefined, Occurrence[]>();
+  let previous: Occurrence | undefined;
+  for (const o of occurrences) {
+    if (o.valid) {
+      valid.push(o);
+      previous = o;
+      continue;
+    }
+    const list = after.get(previous);
+    if (list) list.push(o);
+    else after.set(previous, [o]);
+  }
+  return { valid, after };
+}
+
+/** The ordered nodes with each file's invalid records back: those before a file's first record first, the rest after the record they followed. */
+function putBackInvalid(nodes: Occurrence[][], files: readonly SetAside[]): Occurrence[][] {
+  if (files.every((f) => f.after.size === 0)) return nodes;
+  const out: Occurrence[][] = [];
+  for (const f of files) for (const o of f.after.get(undefined) ?? []) out.push([o]);
+  for (const node of nodes) {
+    out.push(node);
+    for (const occ of node) for (const f of files) for (const o of f.after.get(occ) ?? []) out.push([o]);
+  }
+  return out;
+}
+
 /**
  * Merge the transcripts read into `TranscriptRecords` into one ordered timeline (see the rule above). Problems go
  * through `budget`; the caller closes it.
@@ -535,10 +582,11 @@ export function mergeRecords(
   budget: ProblemBudget,
   overviewRecords?: TranscriptRecords,
 ): Step[] {
-  const compact = compactRecords.occurrences;
-  const full = fullRecords.occurrences;
-  pairOccurrences(compact, full);
-  const nodes = placeOverview(orderOccurrences(compact, full), overviewRecords?.occurrences ?? []);
+  const compact = setAsideInvalid(compactRecords.occurrences);
+  const full = setAsideInvalid(fullRecords.occurrences);
+  const overview = setAsideInvalid(overviewRecords?.occurrences ?? []);
+  pairOccurrences(compact.valid, full.valid);
+  const nodes = putBackInvalid(placeOverview(orderOccurrences(compact.valid, full.valid), overview.valid), [full, compact, overview]);
   const seen = new Map<number, number>();
   return nodes.map((node, position) => {
     const step = buildStep(node, position, sessionId, budget);

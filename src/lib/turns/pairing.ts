@@ -22,6 +22,9 @@ export const NOT_RESULT_TYPES: ReadonlySet<string> = new Set([
   'KNOWLEDGE_ARTIFACTS',
   // A step made of `steps/<n>/` files alone (session.ts): no record says what it was, so it answers no call.
   'STEP_FILES_ONLY',
+  // A record without a usable step_index (merge.ts rule 1): only a step answers a call. A planted
+  // `{"type":"RUN_COMMAND","exit_code":0,…}` between `make deploy` and its real result (exit 1) answered it.
+  'INVALID_RECORD',
 ]);
 
 /**
