@@ -14,7 +14,9 @@
  * unchanged sessions, deletes those of sessions changed or gone from disk, and asks the pass only for the rest.
  *
  * Factories validate their options at once (a programmer's mistake stops the build); inside `load()` they are
- * forgiving: a session that cannot be read is logged once and left out of all three collections, never fatal.
+ * forgiving: a session that cannot be read or built is an empty session whose problem says why
+ * (`readSessionRows`). A session lost even so (its rows rejected) is logged and stops the build with an error: a
+ * site that silently lacks a session it read is what an audit must never publish.
  */
 import { fileURLToPath } from 'node:url';
 import pLimit from 'p-limit';
@@ -236,6 +238,7 @@ async function fillCollection(
 
   let written = 0;
   let notHeld = 0;
+  const dropped: string[] = [];
   await mapBounded(refs, options.concurrency, async (ref) => {
     const digest = digests.get(ref.id) as string;
     const set: string[] = [];
@@ -252,16 +255,26 @@ async function fillCollection(
       }
       held.set(ref.id, digest);
       written++;
-    } catch {
+    } catch (error) {
       // Logged once by the pass (or a schema error, same treatment): the session is left out of every collection.
       for (const id of set) store.delete(id);
       held.delete(ref.id);
+      dropped.push(`${ref.id} (${error instanceof Error ? error.message : String(error)})`);
     } finally {
       pass.release(ref.id);
       tick();
     }
   });
   context.meta.set(HELD_KEY, JSON.stringify(Object.fromEntries(held)));
+  if (dropped.length > 0) {
+    // A session that cannot be built is an empty session saying why (archive/pipeline.ts); one lost even so must
+    // not leave a site that lacks it and a build that says it succeeded.
+    throw new Error(
+      `${dropped.length} session${dropped.length === 1 ? '' : 's'} read could not be put in the ${collection.name} collection and would be missing from the site: ` +
+        `${dropped.slice(0, 5).join('; ')}${dropped.length > 5 ? `; and ${dropped.length - 5} more` : ''}. ` +
+        'Hint: this is a bug in agy-archive, not in the session; the site was left as it was.',
+    );
+  }
   return { refs, written, notHeld, inputs };
 }
 

@@ -180,3 +180,30 @@ describe('a process holds the rows of the sessions it renders only', () => {
     expect(held.sort()).toEqual(rendered.sort());
   });
 });
+
+describe('a session read but lost', () => {
+  let lostHome: string;
+  beforeAll(() => {
+    lostHome = mkdtempSync(path.join(os.tmpdir(), 'agy-loader-lost-'));
+    cpSync(path.join(projectRoot, 'fixtures/demo', 'antigravity'), path.join(lostHome, 'antigravity'), { recursive: true });
+  });
+  afterAll(() => rmSync(lostHome, { recursive: true, force: true }));
+
+  it('stops the build with an error naming it, never a site without it and exit 0 (issue 27)', async () => {
+    const lostEnv = { GEMINI_HOME: lostHome, ARCHIVE_REDACT: 'off', ARCHIVE_STORE: 'none' } as NodeJS.ProcessEnv;
+    const [victim] = readdirSync(path.join(lostHome, 'antigravity', 'brain')).sort();
+    const collections = Object.fromEntries(names.map((n) => [n, new FakeCollection()])) as Record<(typeof names)[number], FakeCollection>;
+    const contexts = Object.fromEntries(names.map((n) => [n, collections[n].context(projectRoot)])) as Record<(typeof names)[number], LoaderContext>;
+    // Its rows rejected, as a schema error or a read that threw would: the loader cannot put it in the collection.
+    const parse = contexts.sessions.parseData;
+    contexts.sessions.parseData = (async (entry: { id: string; data: Record<string, unknown> }) => {
+      if (entry.id === victim) throw new Error('rows rejected');
+      return parse(entry as Parameters<typeof parse>[0]);
+    }) as typeof parse;
+    const l = { sessions: sessionsLoader({ env: lostEnv }), steps: stepsLoader({ env: lostEnv }), artifacts: artifactsLoader({ env: lostEnv }), archive: archiveLoader({ env: lostEnv }) };
+    const results = await Promise.allSettled(names.map((n) => l[n].load(contexts[n])));
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    expect(String(failed?.reason)).toContain(`1 session read could not be put in the agy-archive-sessions collection and would be missing from the site: ${victim} (rows rejected)`);
+    expect(results.filter((r) => r.status === 'rejected')).toHaveLength(1);
+  });
+});

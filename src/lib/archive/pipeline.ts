@@ -9,7 +9,7 @@ import type { Session, SessionRef } from '../brain/types.ts';
 import { redactSession } from '../redact/index.ts';
 import type { ArchiveLog } from './inputs.ts';
 import type { SessionRows } from './schemas.ts';
-import { readSessionOrPlaceholder } from './unreadable.ts';
+import { readSessionOrPlaceholder, unbuiltSession } from './unreadable.ts';
 import { summariseSession } from './summarise.ts';
 
 /** Sessions read at once: reading is I/O and JSON parsing; more than a few only raises peak memory. */
@@ -18,7 +18,9 @@ export const READ_CONCURRENCY = 4;
 /**
  * Read, redact and summarise one session into the rows of all three collections. Never throws for bad data (the
  * reader records problems). `keep` is given the redacted session before it is summarised (the loader spills it for
- * the pages, see `archive/detail.ts`).
+ * the pages, see `archive/detail.ts`). A session that was read but cannot be redacted or summarised (an exception
+ * no bound caught: a 5,000-level argument once overflowed the stack here and the session vanished from the site)
+ * becomes an empty session whose problem says why, and `keep` gets that one, so its pages say it too.
  */
 export async function readSessionRows(
   ref: SessionRef,
@@ -26,6 +28,19 @@ export async function readSessionRows(
   keep?: (session: Session) => Promise<void>,
 ): Promise<SessionRows> {
   const session = await readSessionOrPlaceholder(ref);
+  try {
+    return await sessionRows(ref, session, redactionEnabled, keep);
+  } catch (error) {
+    return sessionRows(ref, unbuiltSession(ref, session, error), redactionEnabled, keep);
+  }
+}
+
+async function sessionRows(
+  ref: SessionRef,
+  session: Session,
+  redactionEnabled: boolean,
+  keep: ((session: Session) => Promise<void>) | undefined,
+): Promise<SessionRows> {
   const { session: clean, redactions } = await redactSession(session, { enabled: redactionEnabled });
   if (keep) await keep(clean);
   return summariseSession(clean, redactions, redactionEnabled, {

@@ -22,16 +22,30 @@ export async function readSessionOrPlaceholder(ref: SessionRef): Promise<Session
   } catch (error) {
     first = error;
   }
-  const problem = (message: string): Problem => ({ kind: 'unreadable', sessionId: ref.id, file: '.', message });
   if (ref.stored && existsSync(ref.dir)) {
     try {
       const fromDisk = await readSession({ ...ref, stored: undefined });
-      fromDisk.problems.unshift(problem(`The stored copy of this session could not be read (${why(first)}); it is shown from its folder on disk.`));
+      fromDisk.problems.unshift(sessionProblem(ref, `The stored copy of this session could not be read (${why(first)}); it is shown from its folder on disk.`));
       return fromDisk;
     } catch {
       // Neither: the placeholder below.
     }
   }
+  return emptySession(ref, [sessionProblem(ref, `This session could not be read (${why(first)}); it is listed with nothing in it.`)]);
+}
+
+const sessionProblem = (ref: SessionRef, message: string): Problem => ({ kind: 'unreadable', sessionId: ref.id, file: '.', message });
+
+/**
+ * A session the reader read but the archive could not build into rows and pages (an exception past every bound:
+ * a bug): shown with nothing in it, its reader's problems kept and one more saying why, never left out.
+ */
+export function unbuiltSession(ref: SessionRef, read: Session, error: unknown): Session {
+  const problem = sessionProblem(ref, `This session was read but could not be built (${why(error)}); it is listed with nothing in it. Its files are as they were.`);
+  return emptySession(ref, [problem, ...read.problems]);
+}
+
+function emptySession(ref: SessionRef, problems: Problem[]): Session {
   return {
     id: ref.id,
     product: ref.product,
@@ -44,7 +58,7 @@ export async function readSessionOrPlaceholder(ref: SessionRef): Promise<Session
     uploads: [],
     scratch: [],
     transcriptFiles: [],
-    problems: [problem(`This session could not be read (${why(first)}); it is listed with nothing in it.`)],
+    problems,
     missingSteps: [],
   };
 }

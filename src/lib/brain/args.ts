@@ -4,15 +4,22 @@
  * `\n<truncated N bytes>` follows, so the value no longer parses. The full transcript holds native values, which
  * are kept untouched (a full string that happens to look like JSON is just a string).
  */
+import { MAX_NESTING, nestingDepth } from './nesting.ts';
 import type { ToolCall } from './types.ts';
 
 const CUT_MARKER = /\n<truncated (\d+) bytes>$/;
 
-/** Decode one compact argument value. `cut` is true when the value was truncated and is kept as (partial) text. */
-export function decodeCompactValue(value: unknown): { value: unknown; cut: boolean } {
+/**
+ * Decode one compact argument value. `cut` is true when the value was truncated and is kept as (partial) text;
+ * `depth` is set when the decoded value nests deeper than the archive keeps (nesting.ts) and is kept as the encoded
+ * text the transcript holds.
+ */
+export function decodeCompactValue(value: unknown): { value: unknown; cut: boolean; depth?: number } {
   if (typeof value !== 'string') return { value, cut: false };
   try {
-    return { value: JSON.parse(value), cut: false };
+    const decoded: unknown = JSON.parse(value);
+    const depth = nestingDepth(decoded);
+    return depth > MAX_NESTING ? { value, cut: false, depth: nestingDepth(decoded, Number.MAX_SAFE_INTEGER) } : { value: decoded, cut: false };
   } catch {
     // Not JSON: a cut value, or a plain string written by some other version.
   }
@@ -49,8 +56,18 @@ function backslashesBefore(text: string, end: number): number {
   return n;
 }
 
-/** Normalise a record's `tool_calls`. Compact args are decoded; full args are kept as recorded. */
-export function readToolCalls(raw: unknown, from: 'compact' | 'full'): ToolCall[] {
+/** A compact argument kept encoded because it nests too deep: call `call` (0-based), argument `key`, its depth. */
+export interface DeepArgument {
+  call: number;
+  key: string;
+  depth: number;
+}
+
+/**
+ * Normalise a record's `tool_calls`. Compact args are decoded; full args are kept as recorded (the reader already
+ * bounded their nesting with the line's). `tooDeep` hears of each compact argument kept encoded for its depth.
+ */
+export function readToolCalls(raw: unknown, from: 'compact' | 'full', tooDeep?: (arg: DeepArgument) => void): ToolCall[] {
   if (!Array.isArray(raw)) return [];
   const calls: ToolCall[] = [];
   for (const item of raw) {
@@ -70,6 +87,7 @@ export function readToolCalls(raw: unknown, from: 'compact' | 'full'): ToolCall[
         continue;
       }
       const decoded = decodeCompactValue(value);
+      if (decoded.depth !== undefined) tooDeep?.({ call: calls.length, key, depth: decoded.depth });
       args[key] = decoded.value;
       if (decoded.cut) truncatedArgs.push(key);
     }

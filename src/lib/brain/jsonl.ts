@@ -4,6 +4,7 @@
  * because a line of many MB is just a slice here.
  */
 import { isUtf8 } from 'node:buffer';
+import { boundNesting, nestingMessage } from './nesting.ts';
 import type { ProblemBudget } from './problems.ts';
 import type { Problem } from './types.ts';
 
@@ -68,6 +69,7 @@ export function forEachJsonlLine(
       if (!hasNewline) break;
       continue;
     }
+    boundLineNesting(value, file, lineNo, sessionId, problems);
     visit({ line: lineNo, offset: start, raw, value });
     if (!hasNewline) break;
   }
@@ -80,6 +82,15 @@ export function forEachJsonlLine(
  */
 export function parseLine(raw: string): unknown {
   return JSON_START.test(raw) ? parseOrUndefined(raw) : undefined;
+}
+
+/**
+ * Keeps a parsed line's value within the nesting the archive handles (nesting.ts), in place; a part cut at the
+ * bound is a `too-deep` problem with the line.
+ */
+export function boundLineNesting(value: unknown, file: string, line: number, sessionId: string | undefined, problems: ProblemBudget): void {
+  const cuts = boundNesting(value);
+  if (cuts.length > 0) problems.add({ kind: 'too-deep', sessionId, file, line, message: nestingMessage(line, cuts) });
 }
 
 /** The `bad-line` problem of line `line` (`bytes` long) that does not parse. */

@@ -45,6 +45,7 @@
  *    the end, `…\n<truncated N bytes>`, so what it kept is a prefix) is reported too.
  */
 import { readToolCalls } from './args.ts';
+import { MAX_NESTING } from './nesting.ts';
 import { badDateMessage, saneTime } from './dates.ts';
 import { ProblemBudget } from './problems.ts';
 import { readStepIndex } from './step-index.ts';
@@ -431,7 +432,17 @@ function buildStep(node: Occurrence[], position: number, sessionId: string, budg
   // `rm -rf /data` and its result gave that output to its own `echo harmless` (issue 27).
   if (!winner.valid && rec.tool_calls !== undefined) extra.tool_calls = rec.tool_calls;
   // overview.txt encodes arguments as the compact transcript does.
-  const toolCalls = !winner.valid ? [] : readToolCalls(rec.tool_calls, winner.src.transcript === 'full' ? 'full' : 'compact');
+  const toolCalls = !winner.valid ? [] : readToolCalls(rec.tool_calls, winner.src.transcript === 'full' ? 'full' : 'compact', (arg) =>
+    budget.add({
+      kind: 'too-deep',
+      sessionId,
+      file: winner.src.file,
+      line: winner.src.line,
+      message:
+        `Line ${winner.src.line}: argument ${arg.key} of tool call ${arg.call + 1} nests ${arg.depth.toLocaleString('en-US')} levels deep, ` +
+        `past the ${MAX_NESTING} levels the archive keeps as structure; it is kept as the JSON text the transcript holds.`,
+    }),
+  );
   if (rec.tool_calls !== undefined && !Array.isArray(rec.tool_calls)) extra.tool_calls = rec.tool_calls;
   const truncatedFields: string[] = [];
   if (!full) {

@@ -25,6 +25,8 @@ export type ProblemKind =
   | 'shadowed'
   /** A file too large to keep in full; the part kept and the size are in the message. */
   | 'too-large'
+  /** A value nested deeper than the reader keeps as structure (nesting.ts); the deeper part is kept as its text. */
+  | 'too-deep'
   /**
    * A timestamp that is not a date, or lies outside the years the archive places (`SANE_DATES` in dates.ts): shown
    * as given, left out of start times, durations, day groups, charts and sort keys.

@@ -11,7 +11,7 @@
  * Older contents of artifact files are added as extra artifact versions (`replacedAt`), beyond `.resolved.N`.
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import { badEncoding, badLine, parseLine } from '../brain/jsonl.ts';
+import { badEncoding, badLine, boundLineNesting, parseLine } from '../brain/jsonl.ts';
 import { readSession } from '../brain/session.ts';
 import type { SafeEntry, SessionSource } from '../brain/session-fs.ts';
 import { MAIN } from '../brain/transcripts.ts';
@@ -261,6 +261,7 @@ function storedSource(dbs: DatabaseSync[], id: string, versions: Map<string, Sto
         if (row.bad_utf8) budget.add(badEncoding(row.file, row.line, id));
         const value = parseLine(row.raw);
         if (value === undefined) budget.add(badLine(row.raw, Buffer.byteLength(row.raw), row.file, row.line, id));
+        else boundLineNesting(value, row.file, row.line, id, budget);
         const line: TranscriptLine = { transcript, file: row.file, line: row.line, raw: row.raw };
         if (value !== undefined) line.value = value;
         if (row.gone_since !== null) line.goneSince = row.gone_since;
