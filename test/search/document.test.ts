@@ -90,6 +90,59 @@ describe('searchDocument', () => {
   });
 });
 
+describe('what a search document leaves to the harness (issue 30)', () => {
+  // As the real records hold them (d493099f, ca4322d4, 86033144): a reminder before a reply, a task's end as a system
+  // message, a result with no call before it (the log starts mid-session), a cut JSON-encoded argument.
+  const reminder = 'The following is an <EPHEMERAL_MESSAGE> not actually sent by the user. It is provided by the system as a set of reminders.\n\n<EPHEMERAL_MESSAGE>\n<bash_command_reminder>\nCRITICAL INSTRUCTION 1: (c) DO NOT use ls for listing, cat for viewing\n</bash_command_reminder>\n</EPHEMERAL_MESSAGE>';
+  const taskEnd = 'The following is a <SYSTEM_MESSAGE> not actually sent by the user. It is provided by the system as important information to pay attention to.\n\n<SYSTEM_MESSAGE>\n[Message] timestamp=2026-08-17T14:24:47Z sender=ca43/task-132 priority=MESSAGE_PRIORITY_HIGH content=Task id "ca43/task-132" finished with result:\n\n\t\t\t\tThe command exited with code 0.\n\t\t\t\tOutput:\n\t\t\t\tReplaced 1 occurrences.\n</SYSTEM_MESSAGE>';
+  const noteRows: DocumentRow[] = [
+    { key: '10', turn: 0, type: 'GENERIC', status: 'DONE', tools: [], summary: '', error: false },
+    { key: '11', turn: 0, type: 'EPHEMERAL_MESSAGE', status: 'DONE', tools: [], summary: '', error: false },
+    { key: '12', turn: 0, type: 'SYSTEM_MESSAGE', status: 'DONE', tools: [], summary: '', error: false },
+    { key: '13', turn: 0, type: 'CONVERSATION_HISTORY', status: 'DONE', tools: [], summary: '', error: false },
+    { key: '14', turn: 0, type: 'PLANNER_RESPONSE', status: 'DONE', tools: ['notify_user', 'task_boundary'], summary: '', error: false },
+  ];
+  const noteSteps = new Map<string, Step>([
+    ['10', step('10', 'GENERIC', { content: 'Created At: 2026-08-03T17:09:10+03:00\nCompleted At: 2026-08-03T17:09:10+03:00\n{"name":".agents","isDir":true}' })],
+    ['11', step('11', 'EPHEMERAL_MESSAGE', { source: 'SYSTEM', content: reminder })],
+    ['12', step('12', 'SYSTEM_MESSAGE', { source: 'SYSTEM', content: taskEnd })],
+    ['13', step('13', 'CONVERSATION_HISTORY', { source: 'SYSTEM', content: '# Conversation History\nHere are the conversation IDs, titles, and summaries' })],
+    ['14', step('14', 'PLANNER_RESPONSE', { toolCalls: [
+      { name: 'notify_user', args: { Message: '"Added the log files to .gitignore.\\n\\nProceed."', PathsToReview: ['/code/.gitignore'] }, truncatedArgs: [] },
+      { name: 'task_boundary', args: { ArtifactMetadata: '{"Summary":"Ignore *.log in .gitignore.\\n\\nThen commit.","ArtifactType":"ARTIFACT_TYPE_TASK"\n<truncated 120 bytes>', Questions: [{ question: 'Keep the "logs" folder?', options: ['yes'] }] }, truncatedArgs: ['ArtifactMetadata'] },
+    ] })],
+  ]);
+  const [group] = searchDocumentGroups(noteRows);
+  const doc = searchDocument({ session, subagent: false, group: group!, rows: new Map(noteRows.map((r) => [r.key, r])), steps: noteSteps, first: false, turnUrl: '/t/', stepsUrl: '/s/' });
+  const words = doc.sections.flatMap((x) => [x.heading, ...x.text]).join('\n');
+
+  it('leaves out the reminders and history, as the conversation folds them, and the step type they carry', () => {
+    expect(doc.sections.map((x) => x.key)).toEqual(['10', '12', '14']);
+    expect(words).not.toMatch(/CRITICAL INSTRUCTION|EPHEMERAL_MESSAGE|ephemeral|Conversation History/i);
+    expect(doc.filters['step type']).toEqual(['GENERIC', 'SYSTEM_MESSAGE', 'PLANNER_RESPONSE']);
+  });
+
+  it('keeps what a system message carries, without its preamble, header or transport sentences', () => {
+    expect(doc.sections[1]!.text).toEqual(['Task id "ca43/task-132" finished\nReplaced 1 occurrences.']);
+    expect(words).not.toMatch(/not actually sent|priority=|The command exited/);
+  });
+
+  it('reads a result with no call before it without its transport header', () => {
+    expect(doc.sections[0]!.text).toEqual(['{"name":".agents","isDir":true}']);
+    expect(words).not.toContain('Created At');
+  });
+
+  it('decodes JSON-encoded argument values: one string literal, a cut object, the strings of an array of objects', () => {
+    expect(words).toContain('Added the log files to .gitignore.\n\nProceed.');
+    expect(words).toContain('Ignore *.log in .gitignore.\n\nThen commit.');
+    expect(words).toContain('ARTIFACT_TYPE_TASK');
+    expect(words).toContain('Keep the "logs" folder?');
+    expect(words).toContain('/code/.gitignore');
+    expect(words).not.toContain('\\n');
+    expect(words).not.toContain('"Summary"');
+  });
+});
+
 describe('stepHeading', () => {
   it('says how a step ended only when that adds to what it did', () => {
     const base = { key: '9', type: 'PLANNER_RESPONSE', tools: ['view_file'], summary: '', error: false };

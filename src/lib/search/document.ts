@@ -20,7 +20,18 @@
 import type { Step } from '../brain/types.ts';
 import { displayValue, filterValue } from '../archive/format.ts';
 import { searchLanguageOf } from '../language.ts';
-import { checkpointText, displayBody, requestText, type Turn } from '../turns/index.ts';
+import {
+  checkpointText,
+  displayBody,
+  harnessNote,
+  isResultStep,
+  isUserAction,
+  leftOutOfSearch,
+  readUserAction,
+  requestText,
+  systemMessageWords,
+  type Turn,
+} from '../turns/index.ts';
 import { withoutDiffMarkers } from '../render/diff-block.ts';
 import { checkpointSearchText, sessionFilterValue, shortLine, stepWhat, type StepForSearch } from './page-meta.ts';
 
@@ -169,14 +180,53 @@ export function stepHeading(row: StepForSearch, answeredTool?: string): string {
 /** Arguments that hold what a call writes (a file's code, an edit's old and new text): on the step page, not indexed. */
 const WRITTEN_ARGUMENTS = /^(?:CodeContent|ReplacementContent|TargetContent|ReplacementChunks|CodeEdit|Content|Diff|Patch)$/i;
 
+/** A cut JSON array or object (`[{"StartLine":3,"ReplacementContent":"…` + `<truncated N bytes>`): the reader keeps its encoded text. */
+const CUT_CONTAINER = /^\s*[[{][\s\S]*<truncated \d+ bytes>\s*$/;
+/** A JSON string literal, and the colon after it when it is an object's key. */
+const STRING_LITERAL = /"((?:[^"\\]|\\.)*)"(\s*:)?/g;
+
+/** A JSON string literal's body decoded; undefined when it is not valid escaping. */
+function decodeLiteral(body: string): string | undefined {
+  try {
+    const value: unknown = JSON.parse(`"${body}"`);
+    return typeof value === 'string' ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The strings of an argument value as a person reads them, never JSON-encoded: a string as it is, or decoded when
+ * it is one JSON string literal (a full transcript's `"\"SYMBOLS\""`, 86033144); an array's or object's strings,
+ * with the written arguments inside them skipped (`ReplacementChunks` entries); a cut array or object, which the
+ * reader keeps encoded, by its string literals decoded (an excerpt read `.gitignore.\n\nProceed.` in 54 held-out
+ * documents, issue 30). Long strings are written code or documents, not words an auditor types.
+ */
+function argumentStrings(value: unknown, out: string[], depth = 0): void {
+  if (typeof value === 'string') {
+    if (value.trim() === '') return;
+    if (CUT_CONTAINER.test(value)) {
+      for (const m of value.matchAll(STRING_LITERAL)) if (!m[2]) argumentStrings(decodeLiteral(m[1] ?? '') ?? '', out, depth + 1);
+      return;
+    }
+    const literal = /^"[\s\S]*"$/.test(value) ? decodeLiteral(value.slice(1, -1)) : undefined;
+    const text = literal ?? value;
+    if (text.length <= ARGUMENT_INDEXED) out.push(text);
+    return;
+  }
+  // Arguments are a model's JSON: a few levels deep at most (a question's options, an edit's chunks).
+  if (depth > 4 || value === null || typeof value !== 'object') return;
+  if (Array.isArray(value)) {
+    for (const item of value) argumentStrings(item, out, depth + 1);
+    return;
+  }
+  for (const [name, v] of Object.entries(value)) if (!WRITTEN_ARGUMENTS.test(name)) argumentStrings(v, out, depth + 1);
+}
+
 /** String arguments of a call worth finding: paths, commands, queries, descriptions; not written code. */
 function argumentWords(args: Record<string, unknown>): string[] {
   const out: string[] = [];
-  for (const [name, v] of Object.entries(args)) {
-    if (WRITTEN_ARGUMENTS.test(name)) continue;
-    if (typeof v === 'string' && v.trim() !== '' && v.length <= ARGUMENT_INDEXED) out.push(v);
-    else if (Array.isArray(v)) for (const item of v) if (typeof item === 'string' && item.length <= ARGUMENT_INDEXED) out.push(item);
-  }
+  for (const [name, v] of Object.entries(args)) if (!WRITTEN_ARGUMENTS.test(name)) argumentStrings(v, out);
   return out;
 }
 
@@ -195,7 +245,12 @@ function stepWords(step: Step, row: DocumentRow, turn: Turn | undefined, answere
     const words = turn?.request?.stepKey === step.key ? turn.request.text : requestText(step.content);
     out.push(cut(words, PROSE_INDEXED));
   } else if (row.type === 'CHECKPOINT') out.push(checkpointSearchText(step.content) || checkpointText(step.content).summary);
-  else if (isResult) out.push(...resultWords(step, answeredTool));
+  else if (isResult || isResultStep(step)) out.push(...resultWords(step, answeredTool));
+  else if (isUserAction(step)) {
+    // The user's own view or edit in their editor: its lines or diff, not the harness's sentence around them.
+    const action = readUserAction(step.type, step.content);
+    out.push([action.path ?? '', cut(withoutDiffMarkers(action.text), OUTPUT_INDEXED)].join('\n'));
+  } else if (harnessNote(step) === 'system') out.push(cut(systemMessageWords(step.content), OUTPUT_INDEXED * 4));
   else if (step.content) out.push(cut(withoutDiffMarkers(step.content), step.toolCalls.length === 0 && step.source === 'SYSTEM' ? OUTPUT_INDEXED * 4 : PROSE_INDEXED));
   if (step.contentMd) out.push(cut(step.contentMd.text, PROSE_INDEXED));
   if (step.thinking) out.push(cut(step.thinking, PROSE_INDEXED));
@@ -230,7 +285,8 @@ export function searchDocument(input: DocumentInput): SearchDocument {
   let date: string | undefined;
   for (const key of group.keys) {
     const row = rows.get(key);
-    if (!row) continue;
+    const step = steps.get(key);
+    if (!row || (step && leftOutOfSearch(step))) continue;
     date ??= row.createdAt && !Number.isNaN(Date.parse(row.createdAt)) ? row.createdAt : undefined;
     add(filters, 'step type', row.type);
     add(filters, 'status', row.status);
@@ -240,7 +296,6 @@ export function searchDocument(input: DocumentInput): SearchDocument {
     if (row.outcome?.bypass) add(filters, 'outcome', 'outside sandbox');
     const call = row.answers !== undefined ? rows.get(row.answers) : undefined;
     const answeredTool = call?.tools[0];
-    const step = steps.get(key);
     const words = step ? stepWords(step, row, turn, answeredTool) : [];
     const host = row.answers !== undefined && inGroup.has(row.answers) ? byKey.get(row.answers) : undefined;
     if (host) {

@@ -12,6 +12,7 @@ import { isResultStep, isUserAction, pairCalls } from './pairing.ts';
 import { checkpointText, meaningfulLine, mentions, requestText, taskFinished, wrappedBody } from './text.ts';
 import { readCommandText, readUserAction, type UserActionText } from './transport.ts';
 import { callOutput } from './output.ts';
+import { foldedKind } from './harness.ts';
 import type {
   BackgroundTask,
   FoldedKind,
@@ -46,21 +47,6 @@ function cut(text: string, max = STEP_SUMMARY_MAX): string {
   // Only the head can show: collapsing whitespace over a whole 50 kB command first was a measured cost.
   const line = text.slice(0, max * 4).replace(/\s+/g, ' ').trim();
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
-}
-
-function foldedKind(step: Step): FoldedKind {
-  switch (step.type) {
-    case 'SYSTEM_MESSAGE':
-      return 'system';
-    case 'EPHEMERAL_MESSAGE':
-      return 'ephemeral';
-    case 'CONVERSATION_HISTORY':
-      return 'history';
-    case 'KNOWLEDGE_ARTIFACTS':
-      return 'knowledge';
-    default:
-      return 'other';
-  }
 }
 
 /** Basename of a relative path (`/` or `\`). */

@@ -22,5 +22,6 @@ export { pairCalls, isResultStep, isUserAction, NOT_RESULT_TYPES } from './pairi
 export { modelChainSummary, modelsPerStep, modelSequence, modelSwitches, UNKNOWN_MODEL } from './models.ts';
 export { displayBody, splitTransport, readCommandText, readViewText, readEditText, readUserAction } from './transport.ts';
 export { requestText, checkpointText, mentions } from './text.ts';
+export { foldedKind, harnessNote, leftOutOfSearch, systemMessageWords } from './harness.ts';
 export { callOutput, type CallOutput } from './output.ts';
 export type * from './types.ts';
