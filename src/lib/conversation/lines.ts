@@ -4,6 +4,7 @@
  * `astro:*` import.
  */
 import { callFailureMessage, isFailedCall, type ToolCallView } from '../turns/index.ts';
+import { failureLine, shortenPaths } from '../turns/failures.ts';
 
 /** Characters of a thinking headline or a failure line shown in a row. */
 export const ROW_LINE_MAX = 160;
@@ -31,9 +32,14 @@ export function thinkingHeadline(thinking: string | undefined): string {
   return cut(sentence, ROW_LINE_MAX);
 }
 
+/** Characters of a failure line a row shows (after long paths in it are cut in their middle). */
+export const ROW_REASON_MAX = 240;
+
 /**
  * A failure message as a row shows it: its first `ROW_MESSAGE_LINES` non-empty lines (the failure module puts the
- * line naming the error first, then what follows it), each cut to `ROW_LINE_MAX`. Undefined for no message.
+ * line naming the error first, then what follows it), long paths in them cut in their middle so the reason after a
+ * path stays (`shortenPaths`), each cut to `ROW_REASON_MAX`. Lines of marks only (`----`, PowerShell's `+ ~~~~`)
+ * say nothing. Undefined for no message.
  */
 export function rowMessage(message: string | undefined): string | undefined {
   if (message === undefined) return undefined;
@@ -41,12 +47,23 @@ export function rowMessage(message: string | undefined): string | undefined {
     .replace(/\r\n?/g, '\n')
     .split('\n')
     .map((l) => l.trim())
-    .filter((l) => l !== '' && !/^[-=_*~^⎯─]{3,}$/.test(l));
+    .filter((l) => l !== '' && !/^\+?\s*[-=_*~^⎯─]{3,}$/.test(l));
   if (lines.length === 0) return undefined;
   return lines
     .slice(0, ROW_MESSAGE_LINES)
-    .map((l) => cut(l, ROW_LINE_MAX))
+    .map((l) => cut(shortenPaths(l), ROW_REASON_MAX))
     .join('\n');
+}
+
+/**
+ * A call's row line without the failure message its outcome line ends with (`app.js · model output error: …`): the
+ * row says the reason once, on its own line under it (`rowMessage`), where it wraps rather than being cut.
+ */
+export function lineWithoutReason(line: string, error: string | undefined): string {
+  if (!error) return line;
+  const start = failureLine(error).slice(0, 24);
+  const at = start === '' ? -1 : line.indexOf(` · ${start}`);
+  return at > 0 ? line.slice(0, at) : line;
 }
 
 /** Characters kept at the end of a long row line when it is cut in the middle. */

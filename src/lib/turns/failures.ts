@@ -208,23 +208,37 @@ export function outputFailureMessage(output: string): string | undefined {
   return tail ? keepEnd(tail, FAILURE_MESSAGE_MAX) : undefined;
 }
 
+/** A line PowerShell writes under a command it echoes: the command (`+ npm install`) or its marker (`+ ~~~`). */
+const PS_ECHO = /^\s*\+/;
+const PS_CATEGORY = /^\s*\+ CategoryInfo\s*:\s*(.*)$/;
+const PS_ERROR_ID = /^\s*\+ FullyQualifiedErrorId\s*:\s*(.*)$/;
+
 /**
- * A PowerShell error record's own words: the lines before its location line (`At line:1 char:1`, written in the
- * user's language: `En línea: 1 Carácter: 1`) and the `+ command` / `+ CategoryInfo` lines that follow. The last
- * record when there are several (real: `node : …` then `npm : …`, 0043a8fc; a Spanish `godot : …`, 3adf6725).
+ * A PowerShell error record's own words: its lines other than the location line (`At line:1 char:1`, written in
+ * the user's language: `En línea: 1 Carácter: 1`) and the `+ …` lines (the command echoed, its `~~~` marker,
+ * CategoryInfo). The message stands before the location (`npm : …`) or, for a parser error, after the marker
+ * ("The token '&&' is not a valid statement separator"); a record cut down to its `+` lines says its
+ * `FullyQualifiedErrorId` and category instead, never only the marker. The last record when there are several
+ * (real: `node : …` then `npm : …`, 0043a8fc; a Spanish `godot : …`, 3adf6725).
  */
 function powerShellError(text: string): string | undefined {
   const lines = text.replace(/\r\n?/g, '\n').split('\n').map((l) => l.replace(/\s+$/, ''));
-  const category = lines.findLastIndex((l) => /^\s*\+ CategoryInfo\s*:/.test(l));
+  const category = lines.findLastIndex((l) => PS_CATEGORY.test(l));
   if (category < 0) return undefined;
-  // Back over the `+ …` lines (the command, its `~~~` marker, CategoryInfo) to the location line, then the message.
-  let plus = category;
-  while (plus > 0 && /^\s*\+/.test(lines[plus - 1] as string)) plus--;
-  const location = plus - 1;
-  let start = location;
-  while (start > 0 && (lines[start - 1] as string).trim() !== '' && !/FullyQualifiedErrorId/.test(lines[start - 1] as string)) start--;
-  const message = lines.slice(start, location).filter((l) => l.trim() !== '').join('\n');
-  return message || undefined;
+  // The record runs back to a blank line or the end of the record before it.
+  let start = category;
+  while (start > 0 && (lines[start - 1] as string).trim() !== '' && !PS_ERROR_ID.test(lines[start - 1] as string)) start--;
+  const block = lines.slice(start, category);
+  const words = block.filter((l, i) => {
+    if (PS_ECHO.test(l) || l.trim() === '') return false;
+    // The location line is the one the echoed command follows.
+    const next = block[i + 1];
+    return !(next !== undefined && PS_ECHO.test(next) && /\d/.test(l) && l.length <= 80);
+  });
+  if (words.length > 0) return words.join('\n');
+  const id = lines.slice(category + 1).map((l) => PS_ERROR_ID.exec(l)?.[1]).find((v) => v !== undefined);
+  const what = PS_CATEGORY.exec(lines[category] as string)?.[1];
+  return [id ? `FullyQualifiedErrorId: ${id}` : undefined, what ? `CategoryInfo: ${what}` : undefined].filter(Boolean).join('\n') || undefined;
 }
 
 /**
@@ -254,15 +268,52 @@ export function failureMessage(step: Pick<Step, 'type' | 'status' | 'error' | 'c
   return undefined;
 }
 
-/** A message on one line (tables, titles, a call's line): line breaks become ` · `, runs of spaces one space. */
+/** Longest path a failure line keeps whole; a longer one is cut in its middle (`shortenPaths`). */
+export const PATH_IN_LINE_MAX = 48;
+
+/**
+ * A path: a drive or a slash, then folders (a folder's name may hold single spaces, "DATA ENG. OLA", when a
+ * separator follows it), then a last name without spaces.
+ */
+const PATH = /(?:\b[A-Za-z]:|(?<![\w.:/])~?)[\\/](?:[^\\/\s:"'<>|*?]+(?: [^\\/\s:"'<>|*?]+)*[\\/])+[^\\/\s:"'<>|*?,;()]*/g;
+
+/**
+ * Long paths in `text` cut in their middle, keeping where they start and the file they name, so the words after a
+ * path (the reason: "…/run_autonomous_scanner.py: The system cannot find the file specified.") stay in a line
+ * (issue 28: 70 of 328 real failure lines were cut inside a path, before their reason).
+ */
+export function shortenPaths(text: string, max = PATH_IN_LINE_MAX): string {
+  return text.replace(PATH, (path) => {
+    if (path.length <= max) return path;
+    const tail = Math.ceil(max * 0.55);
+    return `${path.slice(0, max - tail - 1)}…${path.slice(path.length - tail)}`;
+  });
+}
+
+/**
+ * True when `text` holds characters that were already unreadable in the record: U+FFFD replacement characters (text
+ * in a legacy code page read as UTF-8: real 0043a8fc's Korean PowerShell error, 3adf6725's Spanish one) or UTF-8
+ * read as Latin-1 (`Ã©`, `â€™`). Pages show such text as it is, with a note saying so.
+ */
+export function looksGarbled(text: string): boolean {
+  return /\uFFFD/.test(text) || /Ã[\u0080-\u00BF]|â€[\u0080-\u00BF™œž]|Â[\u00A0-\u00BF]/.test(text);
+}
+
+/** What the note beside garbled text says. */
+export const GARBLED_NOTE = 'The unreadable characters are in the session’s own record (text in another encoding, read as UTF-8); shown as recorded.';
+
+/**
+ * A message on one line (tables, titles, a call's line): line breaks become ` · `, runs of spaces one space, long
+ * paths cut in their middle (`shortenPaths`), then the end cut when still longer than `max`.
+ */
 export function failureLine(message: string, max = 200): string {
   const line = message
     .split(/\r?\n/)
     .map((l) => l.trim())
-    .filter((l) => l !== '')
+    .filter((l) => l !== '' && !/^\+?\s*[~^]{3,}$/.test(l))
     .join(' · ')
     .replace(/\s+/g, ' ');
-  return keepStart(line, max);
+  return keepStart(shortenPaths(line), max);
 }
 
 /**

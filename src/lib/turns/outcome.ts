@@ -10,6 +10,11 @@ import { failureLine, failureMessage, isErrorStep } from './failures.ts';
 
 /** Longest `Outcome.line`. */
 export const OUTCOME_LINE_MAX = 160;
+/**
+ * Longest line of a failed call, which ends with why it failed: the harness's words for an invalid call and a
+ * path (cut in its middle) come before the reason ("…: The system cannot find the file specified.", real 86033144).
+ */
+export const FAILED_LINE_MAX = 300;
 
 const KIND: Record<string, ToolKind> = {
   run_command: 'command',
@@ -310,13 +315,13 @@ export function outcomeOf(call: ToolCall, result: Step | undefined, short: PathS
     }
   }
   o.status = status;
-  o.line = flat(line || call.name);
+  o.line = flat(line || call.name, status === 'failed' ? FAILED_LINE_MAX : OUTCOME_LINE_MAX);
   return o;
 }
 
 /** A failed outcome's message on one line, or "failed" when the record gave none. */
 function errorLine(o: Outcome): string {
-  return o.error ? failureLine(o.error) : 'failed';
+  return o.error ? failureLine(o.error, FAILED_LINE_MAX - 60) : 'failed';
 }
 
 /** `…/task-12` → `task-12`. */
@@ -334,7 +339,7 @@ export function orphanOutcome(result: Step): Outcome {
   const o: Outcome = {
     kind: result.type === 'RUN_COMMAND' ? 'command' : result.type === 'CODE_ACTION' ? 'edit' : result.type === 'VIEW_FILE' ? 'view' : 'other',
     status: failed ? 'failed' : result.status === 'RUNNING' ? 'running' : result.status === 'CANCELLED' ? 'cancelled' : 'ok',
-    line: flat((stepFailed(result) && error ? failureLine(error) : undefined) ?? firstLine(body) ?? result.type) || result.type,
+    line: flat((stepFailed(result) && error ? failureLine(error, FAILED_LINE_MAX) : undefined) ?? firstLine(body) ?? result.type, failed ? FAILED_LINE_MAX : OUTCOME_LINE_MAX) || result.type,
   };
   if (exit !== undefined) o.exitCode = exit;
   if (error) o.error = error;
