@@ -30,6 +30,7 @@ import { failureWords, isFailedOrphan, sessionFailureCounts } from '../turns/fai
 import { filesChangedWords } from '../turns/file-changes.ts';
 import { escapeHtml } from '../render/escape.ts';
 import { anchors, urls } from '../urls.ts';
+import { EXPORT_CSP } from '../site-policy.ts';
 
 /** Characters kept of one text field. */
 export const FIELD_MAX = 20_000;
@@ -124,7 +125,6 @@ export function sessionIndex(sessions: SessionSummary[]): SessionIndexEntry[] {
   }));
 }
 
-const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
 
 const STYLE = `
 :root{color-scheme:light dark;--bg:#fff;--soft:#f6f8fa;--fg:#1f2328;--muted:#59636e;--border:#d1d9e0;--err:#cf222e;--errbg:#ffebe9;--ok:#1a7f37;--warn:#9a6700;--user:#ddf4ff;--userline:#0550ae}
@@ -274,7 +274,7 @@ export function renderSessionExport(summary: SessionSummary, session: Session, o
   ];
   const out: string[] = [
     '<!doctype html><html lang="en"><head><meta charset="utf-8">',
-    `<meta http-equiv="Content-Security-Policy" content="${CSP}">`,
+    `<meta http-equiv="Content-Security-Policy" content="${EXPORT_CSP}">`,
     '<meta name="viewport" content="width=device-width, initial-scale=1"><meta name="referrer" content="no-referrer">',
     `<meta name="generator" content="agy-archive export"><title>${escapeHtml(s.title)} · agy-archive export</title>`,
     `<style>${STYLE}</style></head><body>`,
