@@ -187,6 +187,11 @@ export async function sessionFilePaths() {
   );
 }
 
+/** `/sessions/<id>/changes/`: every file a session changed, once each, with its net diff. */
+export async function sessionChangePaths() {
+  return (await renderedSessions()).map((session) => ({ params: { id: session.id }, props: { session } }));
+}
+
 /** `/sessions/<id>/failures/`: every failed call of a session, whichever conversation page holds it. */
 export async function sessionFailurePaths() {
   return (await renderedSessions()).map((session) => ({ params: { id: session.id }, props: { session } }));

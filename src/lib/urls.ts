@@ -111,6 +111,10 @@ export const urls = {
   sessionCommands: (id: string, n = 1): string => sessionPage(id, 'commands', ...(n > 1 ? [String(n)] : [])),
   /** Every file change of a session, paginated (page 1 has no number). */
   sessionFiles: (id: string, n = 1): string => sessionPage(id, 'files', ...(n > 1 ? [String(n)] : [])),
+  /** Every file a session changed, once each, with its net diff (`turns/file-history.ts`). */
+  sessionChanges: (id: string): string => sessionPage(id, 'changes'),
+  /** One file on its session's changes page (`n`: its 1-based place in the page's list). */
+  fileInChanges: (id: string, n: number): string => `${sessionPage(id, 'changes')}#${anchors.changedFile(n)}`,
   /** Every failed call of a session on one page, across its conversation pages. */
   sessionFailures: (id: string): string => sessionPage(id, 'failures'),
   /** A turn of a session's conversation, on the conversation page `n` that holds it. */
@@ -130,6 +134,8 @@ export const anchors = {
   taskLog: (name: string): string => `task-${name.replace(/^task-/, '')}`,
   /** A background task's group on the tasks page. */
   backgroundTask: (n: number): string => `bg-task-${n}`,
+  /** A file on a session's changes page, by its 1-based place in the list. */
+  changedFile: (n: number): string => `file-${n}`,
   /** The session page's conversation (the skip link's target). */
   conversation: (): string => 'conversation',
   /** The session page's list of the subagents it started. */

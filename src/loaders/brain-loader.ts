@@ -55,7 +55,8 @@ import { newestSessionFirst } from '../lib/archive/order.ts';
 // 13: conversation page starts from a smaller budget with edits' diffs weighed (issue 22).
 // 14: one "files changed" (turns/file-changes.ts): an edit that did not fail; file rows marked `failed` with a message.
 // 15: how it ended from the last turn (turns/ending.ts, `endingKind`); calls of overview.txt marked `resultNotLogged`.
-export const LOADER_VERSION = 'brain-loader-15';
+// 16: the files a session changed, once each (`audit.changedFiles`, turns/file-history.ts).
+export const LOADER_VERSION = 'brain-loader-16';
 
 /** Id of the one entry of the `archive` collection. */
 export const ARCHIVE_ENTRY_ID = 'archive';

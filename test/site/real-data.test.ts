@@ -132,7 +132,10 @@ describe.skipIf(!existsSync(realHome))('real sessions', () => {
         header: filesIn(between(page, 'class="session-header"', '</header>')),
         files: files ? filesIn(between(files, '<h1', '</p>')) : 0,
         export: filesIn(between(exported, '<header>', '</header>')),
+        changes: filesIn(between(readPage(build.outDir, `/sessions/${e.id}/changes/`) ?? '', '<h1', '</p>')),
       };
+      // The header's count links to the page that lists each file once (issue 28).
+      if (n > 0) expect(between(page, 'class="session-header"', '</header>'), e.id.slice(0, 8)).toContain(`href="/sessions/${e.id}/changes/"`);
       for (const [where, got] of Object.entries(places)) expect(got, `${e.id.slice(0, 8)} ${where}`).toBe(n);
       // The sessions.json rows give the same number: distinct paths of the edits that did not fail.
       const rows = e.audit?.files ?? [];
@@ -156,6 +159,38 @@ describe.skipIf(!existsSync(realHome))('real sessions', () => {
     expect(tr).toMatch(/invalid tool call|fail-why/);
     expect(tr).not.toMatch(/>diff · step/);
     expect(textOf(tr ?? '')).toMatch(/\+\d+ −\d+ not applied/);
+  });
+
+  it('lists each file a session changed once, with its net diff, each edit linking to its place in the conversation', () => {
+    // 86033144: telegram_bot.py created at 7224 and edited four times is one entry, its net diff from nothing; the
+    // table lists the 10 changed files and the 2 only attempted, once each; /audit/files/ links each to it.
+    const id = sessions.find((s) => s.id.startsWith('86033144'))?.id ?? '';
+    const html = readPage(build.outDir, `/sessions/${id}/changes/`) ?? '';
+    const entries = [...html.matchAll(/<li id="file-(\d+)"[^>]*>([\s\S]*?)<\/ol>\s*<\/li>/g)];
+    expect(entries).toHaveLength(12);
+    const bot = entries.find((m) => /<h2[^>]*><span class="path"[^>]*>telegram_bot\.py</.test(m[2] ?? ''))?.[2] ?? '';
+    expect(textOf(bot)).toMatch(/created/);
+    expect(textOf(bot)).toMatch(/5 edits; \+\d+ −0 net/);
+    expect(textOf(bot)).toContain('Net diff from nothing (created at step 7224)');
+    expect(bot).toMatch(/class="diff-add"/);
+    // Each edit link resolves to a conversation page holding that call's anchor.
+    const links = linksIn(html).filter((l) => l.includes('#call-'));
+    expect(links.length).toBeGreaterThanOrEqual(30);
+    for (const l of links) {
+      const [page, anchor] = l.split('#') as [string, string];
+      expect(readPage(build.outDir, page) ?? '', l).toContain(`id="${decodeURIComponent(anchor)}"`);
+    }
+    // A file with no net diff says why and shows its edits in order (d493099f task.md: three edits, never seen whole).
+    const other = sessions.find((s) => s.id.startsWith('d493099f'))?.id ?? '';
+    const task = textOf(readPage(build.outDir, `/sessions/${other}/changes/`) ?? '');
+    expect(task).toMatch(/No net diff: the records never show this file whole before its first edit \(step 1432\)/);
+    // /audit/files/ groups the same way: each path once, linking to the file on its session's changes page.
+    const audit = readPage(build.outDir, '/audit/files/') ?? '';
+    for (const l of linksIn(audit).filter((x) => x.includes('/changes/#file-'))) {
+      const [page, anchor] = l.split('#') as [string, string];
+      expect(readPage(build.outDir, page) ?? '', l).toContain(`id="${anchor}"`);
+    }
+    expect(linksIn(audit).filter((x) => x.includes(`/sessions/${id}/changes/#file-`))).toHaveLength(12);
   });
 
   it('lists every failure on /audit/errors/ with its message, grouped, and never as a green DONE', () => {

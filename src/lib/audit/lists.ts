@@ -4,7 +4,7 @@
  * Pure: works on the lean session summaries, no `astro:*` import.
  */
 import type { SessionSummary } from '../archive/schemas.ts';
-import type { CommandRow, ErrorRow, FileChangeRow, SessionAudit } from './schemas.ts';
+import type { ChangedFile, CommandRow, ErrorRow, FileChangeRow, SessionAudit } from './schemas.ts';
 import { changedPaths } from '../turns/file-changes.ts';
 
 /** Rows per list page. */
@@ -80,30 +80,84 @@ export function allFileChanges(sessions: SessionSummary[], subagents: SubagentId
   return located(sessions, (a) => a.files, subagents);
 }
 
-/** One path with its changes (newest first). */
+/** What one session did to a path: its file facts (`turns/file-history.ts`) and its edit calls, newest first. */
+export interface SessionFileGroup {
+  session: RowSession;
+  /** The session's facts for the path; absent for an entry stored before they were kept. */
+  file?: ChangedFile;
+  /** The file's 1-based place on the session's changes page (its anchor there). */
+  n?: number;
+  changes: Located<FileChangeRow>[];
+  /** Edits that changed it and failed attempts, lines added and removed (net where the session's records allow). */
+  edits: number;
+  failedEdits: number;
+  added: number;
+  removed: number;
+}
+
+/** One path, once: every session that changed it (most recent first), every change (newest first). */
 export interface PathGroup {
   path: string;
   changes: Located<FileChangeRow>[];
+  sessions: SessionFileGroup[];
+  /** Summed over its sessions: each session's net lines where it has them, else its edits' sum. */
   added: number;
   removed: number;
+  /** Edits applied and failed, over every session. */
+  edits: number;
+  failedEdits: number;
+  /** Some session created it. */
+  created: boolean;
   /** Newest change time. */
   lastAt: string;
 }
 
-/** File changes grouped by path; the most recently changed path first. */
+/**
+ * File changes grouped by path, and within a path by session, as a session's changes page groups them (each file
+ * once, its edits, lines added and removed); the most recently changed path first.
+ */
 export function fileGroups(sessions: SessionSummary[], subagents: SubagentIds = NONE): PathGroup[] {
+  const facts = new Map<string, { file: ChangedFile; n: number }>();
+  for (const s of sessions) (auditOf(s).changedFiles ?? []).forEach((file, i) => facts.set(`${s.id}\n${file.path}`, { file, n: i + 1 }));
   const byPath = new Map<string, PathGroup>();
   for (const change of allFileChanges(sessions, subagents)) {
     let group = byPath.get(change.path);
     if (!group) {
-      group = { path: change.path, changes: [], added: 0, removed: 0, lastAt: change.at ?? '' };
+      group = { path: change.path, changes: [], sessions: [], added: 0, removed: 0, edits: 0, failedEdits: 0, created: false, lastAt: change.at ?? '' };
       byPath.set(change.path, group);
     }
     group.changes.push(change);
+    let bySession = group.sessions.find((g) => g.session.id === change.session.id);
+    if (!bySession) {
+      const known = facts.get(`${change.session.id}\n${change.path}`);
+      bySession = { session: change.session, changes: [], edits: 0, failedEdits: 0, added: 0, removed: 0 };
+      if (known) {
+        bySession.file = known.file;
+        bySession.n = known.n;
+      }
+      group.sessions.push(bySession);
+    }
+    bySession.changes.push(change);
     // A failed edit changed nothing (`turns/file-changes.ts`): listed, its lines not added to the path's.
-    if (change.failed) continue;
-    group.added += change.added;
-    group.removed += change.removed;
+    if (change.failed) bySession.failedEdits++;
+    else bySession.edits++;
+    if (!bySession.file && !change.failed) {
+      bySession.added += change.added;
+      bySession.removed += change.removed;
+    }
+  }
+  for (const group of byPath.values()) {
+    for (const g of group.sessions) {
+      if (g.file) {
+        g.added = g.file.added;
+        g.removed = g.file.removed;
+        if (g.file.created) group.created = true;
+      }
+      group.added += g.added;
+      group.removed += g.removed;
+      group.edits += g.edits;
+      group.failedEdits += g.failedEdits;
+    }
   }
   return [...byPath.values()];
 }

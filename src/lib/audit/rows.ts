@@ -4,26 +4,23 @@
  * previews and small numbers, never bodies (the step page a row links to shows the whole command, diff or error).
  * Pure: no `astro:*` import, no HTML.
  */
-import { diffLines } from 'diff';
 import { saneTime } from '../brain/dates.ts';
 import type { Session, Step, ToolCall } from '../brain/types.ts';
-import { argBoolean, argString, replacementChunks } from '../render/tool-args.ts';
+import { argBoolean, argString } from '../render/tool-args.ts';
 import type { CommandRow, ErrorRow, FileChangeRow, SessionAudit } from './schemas.ts';
 import { buildTurns } from '../turns/build.ts';
 import type { SessionTurns } from '../turns/types.ts';
 import { outcomeOf } from '../turns/outcome.ts';
 import { callFailureMessage, failureMessage, FAILURE_MESSAGE_MAX, isFailedCall } from '../turns/failures.ts';
-import { NO_TARGET_FILE } from '../turns/file-changes.ts';
+import { editPath, editSize, fileHistories, fileSummaries, FILE_TOOLS as EDIT_TOOLS, PATH_MAX as EDIT_PATH_MAX } from '../turns/file-history.ts';
 
 /** Longest command preview kept per row (the step page shows the whole command). */
 export const COMMAND_PREVIEW_MAX = 240;
-/** Longest Cwd / path kept per row. */
-export const PATH_MAX = 400;
+/** Longest Cwd / path kept per row (the edited file's path is cut alike, `turns/file-history.ts`). */
+export const PATH_MAX = EDIT_PATH_MAX;
 /** Longest error message kept per row (the message as `failureMessage` bounds it). */
 export const ERROR_PREVIEW_MAX = FAILURE_MESSAGE_MAX;
 
-/** The tools that write or edit files. */
-export const FILE_TOOLS = ['write_to_file', 'replace_file_content', 'multi_replace_file_content'] as const;
 
 function cut(text: string, max: number): { text: string; cut: boolean } {
   return text.length > max ? { text: `${text.slice(0, max - 1)}…`, cut: true } : { text, cut: false };
@@ -81,25 +78,6 @@ function commandRows(steps: Step[], turns: SessionTurns): CommandRow[] {
   return rows;
 }
 
-function lineCount(text: string): number {
-  if (text === '') return 0;
-  return text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
-}
-
-/** Lines added and removed by an edit call (a real line diff of each chunk), or by a whole-file write. */
-function changeSize(call: ToolCall): { added: number; removed: number } {
-  if (call.name === 'write_to_file') return { added: lineCount(argString(call.args, 'CodeContent') ?? ''), removed: 0 };
-  let added = 0;
-  let removed = 0;
-  for (const chunk of replacementChunks(call)) {
-    for (const part of diffLines(chunk.targetContent, chunk.replacementContent)) {
-      if (part.added) added += part.count ?? 0;
-      else if (part.removed) removed += part.count ?? 0;
-    }
-  }
-  return { added, removed };
-}
-
 /**
  * Every edit call of the session, failed ones too (marked `failed`, with the call's message: listed so an attempt
  * is seen, counted by no "files changed": `turns/file-changes.ts`). The path is the one the turn builder counts
@@ -110,15 +88,14 @@ function fileRows(steps: Step[], turns: SessionTurns): FileChangeRow[] {
   const rows: FileChangeRow[] = [];
   for (const step of steps) {
     step.toolCalls.forEach((call, callIndex) => {
-      if (!(FILE_TOOLS as readonly string[]).includes(call.name)) return;
+      if (!EDIT_TOOLS.has(call.name)) return;
       const view = views.get(`${step.key}.${callIndex}`);
-      const path = view?.outcome.target ?? argString(call.args, 'TargetFile');
       const row: FileChangeRow = {
         key: step.key,
         call: callIndex,
-        path: path ? cut(path, PATH_MAX).text : NO_TARGET_FILE,
+        path: editPath(view, call),
         tool: call.name,
-        ...changeSize(call),
+        ...editSize(call),
         cut: call.truncatedArgs.length > 0,
       };
       if (saneTime(step.createdAt) !== undefined) row.at = step.createdAt;
@@ -167,7 +144,14 @@ function errorRows(steps: Step[], turns: SessionTurns): ErrorRow[] {
   return rows;
 }
 
-/** The audit rows of one session, in timeline order. */
-export function auditRows(session: Pick<Session, 'steps'>, turns: SessionTurns = buildTurns({ steps: session.steps })): SessionAudit {
-  return { commands: commandRows(session.steps, turns), files: fileRows(session.steps, turns), errors: errorRows(session.steps, turns) };
+/**
+ * The audit rows of one session, in timeline order, and the files it changed once each (`turns/file-history.ts`:
+ * what `/sessions/<id>/changes/` shows in full and `/audit/files/` groups across sessions).
+ */
+export function auditRows(
+  session: Pick<Session, 'steps'> & { id?: string; meta?: Pick<Session['meta'], 'workspace'> },
+  turns: SessionTurns = buildTurns({ steps: session.steps }),
+): SessionAudit {
+  const changedFiles = fileSummaries(fileHistories(session.steps, turns, { sessionId: session.id ?? '', workspace: session.meta?.workspace }));
+  return { commands: commandRows(session.steps, turns), files: fileRows(session.steps, turns), errors: errorRows(session.steps, turns), changedFiles };
 }

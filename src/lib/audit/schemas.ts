@@ -82,14 +82,35 @@ export const ErrorRowSchema = z.object({
   errorCode: z.string().optional(),
 });
 
+/** One file a session's edit calls named, once (`turns/file-history.ts` `FileSummary`). */
+export const ChangedFileSchema = z.object({
+  /** The path as recorded (the one `changedPaths` counts). */
+  path: z.string(),
+  /** Relative to the workspace or the session's own folder when under one, else as recorded. */
+  shownPath: z.string(),
+  /** Edits that changed it, and failed attempts (which changed nothing). */
+  edits: z.number(),
+  failedEdits: z.number(),
+  /** Lines added and removed: the net diff's when the records hold it (`net`), else the edits' sum. */
+  added: z.number(),
+  removed: z.number(),
+  /** The session created it (its first edit a `write_to_file` without Overwrite, nothing seen of it before). */
+  created: z.boolean().optional(),
+  /** The records hold its first and last content: the changes page shows the net diff. */
+  net: z.boolean(),
+});
+
 /** A session's audit rows, in timeline order. */
 export const SessionAuditSchema = z.object({
   commands: z.array(CommandRowSchema),
   files: z.array(FileChangeRowSchema),
   errors: z.array(ErrorRowSchema),
+  /** The files changed or attempted, once each, in the order first edited. Absent in entries stored before it. */
+  changedFiles: z.array(ChangedFileSchema).optional(),
 });
 
 export type CommandRow = z.infer<typeof CommandRowSchema>;
 export type FileChangeRow = z.infer<typeof FileChangeRowSchema>;
+export type ChangedFile = z.infer<typeof ChangedFileSchema>;
 export type ErrorRow = z.infer<typeof ErrorRowSchema>;
 export type SessionAudit = z.infer<typeof SessionAuditSchema>;
