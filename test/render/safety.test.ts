@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { useTempCacheDir } from '../helpers/cache-dir.ts';
+import { propertyRuns } from '../helpers/properties.ts';
 import { renderDiff } from '../../src/lib/render/diff.ts';
 import { highlightCode } from '../../src/lib/render/highlight.ts';
 import { renderMarkdown } from '../../src/lib/render/markdown.ts';
@@ -55,7 +56,7 @@ describe('hostile text never becomes markup', () => {
       fc.asyncProperty(hostile, fc.constantFrom('html', 'markdown', 'ts', 'text', 'x<y'), async (code, lang) => {
         assertSafe(await highlightCode(code, lang));
       }),
-      { numRuns: 30 },
+      propertyRuns(30),
     );
   });
 
@@ -64,7 +65,7 @@ describe('hostile text never becomes markup', () => {
       fc.asyncProperty(hostile, async (text) => {
         assertSafe(await renderMarkdown(text));
       }),
-      { numRuns: 150 },
+      propertyRuns(150),
     );
   });
 
@@ -73,7 +74,7 @@ describe('hostile text never becomes markup', () => {
       fc.asyncProperty(hostile, hostile, async (a, b) => {
         assertSafe(await renderDiff(a, b, { language: 'html' }));
       }),
-      { numRuns: 25 },
+      propertyRuns(25),
     );
   });
 });

@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSession } from '../../src/lib/brain/index.ts';
 import type { SessionRef } from '../../src/lib/brain/types.ts';
+import { propertyRuns } from '../helpers/properties.ts';
 
 const projectRoot = path.resolve(import.meta.dirname, '../..');
 const realHome = path.resolve(projectRoot, '../shared/real-brains/gemini');
@@ -149,7 +150,7 @@ describe('the reader under random corruption', () => {
           }
         },
       ),
-      { numRuns: 40, seed: Number(process.env.FC_SEED ?? 4242) },
+      propertyRuns(40),
     );
   }, 30_000);
 });

@@ -18,6 +18,7 @@ import {
   type PlantedSecret, SECRET_GENERATORS, decodedForms, percentEncodeSeparators, placementArb, plantInto,
 } from './secret-kinds.ts';
 import { allStrings } from './strings.ts';
+import { propertyRuns, replayHint, sampleRuns } from '../helpers/properties.ts';
 
 const projectRoot = path.resolve(import.meta.dirname, '../..');
 const KINDS = REDACTED_KINDS.map((k) => k.kind);
@@ -72,7 +73,7 @@ describe('a session with secrets planted anywhere, read from disk', () => {
         expect(unparsable).toEqual([]);
         rmSync(home, { recursive: true, force: true });
       }),
-      { numRuns: 40 },
+      propertyRuns(40),
     );
   }, 300_000);
 });
@@ -93,7 +94,7 @@ describe('the kinds the redactor claims', () => {
         const inProse = await redactText(plantInto(around, secret.text, placement, edge));
         expect(inProse.text).not.toContain(secret.needle);
       }),
-      { numRuns: 400 },
+      propertyRuns(400),
     );
   });
 });
@@ -108,8 +109,7 @@ const TEXTS_PER_SCAN = 200;
 
 describe(`${DRAWN_PER_KIND} random real-shaped secrets of each kind`, () => {
   it.each(KINDS)('%s: every one goes, wherever it is planted (glued to a word too)', async (kind) => {
-    const seed = Number(process.env.REDACT_SEED ?? Math.floor(Math.random() * 2 ** 31));
-    const drawn = fc.sample(fc.tuple(SECRET_GENERATORS[kind]!, placementArb), { seed, numRuns: DRAWN_PER_KIND });
+    const drawn = fc.sample(fc.tuple(SECRET_GENERATORS[kind]!, placementArb), sampleRuns(DRAWN_PER_KIND));
     const texts = drawn.map(([secret, { placement, around, edge }]) => plantInto(around, secret.text, placement, edge));
     const hits: Hit[][] = [];
     for (let i = 0; i < texts.length; i += TEXTS_PER_SCAN) hits.push(...(await scanTexts(texts.slice(i, i + TEXTS_PER_SCAN))));
@@ -117,7 +117,7 @@ describe(`${DRAWN_PER_KIND} random real-shaped secrets of each kind`, () => {
       .map(([secret], i) => ({ secret, out: applyHits(texts[i]!, hits[i]!), kinds: hits[i]!.map((h) => h.kind) }))
       .filter(({ secret, out, kinds }) => out.includes(secret.needle) || !kinds.includes(kind))
       .map(({ secret }) => secret.text);
-    expect(leaks.slice(0, 5), `seed ${seed}: ${leaks.length} of ${DRAWN_PER_KIND} missed`).toEqual([]);
+    expect(leaks.slice(0, 5), `${replayHint}: ${leaks.length} of ${DRAWN_PER_KIND} missed`).toEqual([]);
   }, 60_000);
 });
 
@@ -125,7 +125,9 @@ describe(`${DRAWN_PER_KIND} random real-shaped secrets of each kind`, () => {
 const RAW_FORMS: [name: string, line: (text: string) => string][] = [
   ['after \\n', (t) => JSON.stringify({ content: `<USER_REQUEST>\nuse my token:\n${t}\n…` })],
   ['after \\t', (t) => JSON.stringify({ thinking: `key:\t${t}` })],
-  ['first character as \\u00XX', (t) => JSON.stringify({ error: `bad ${t}` }).replace(t.slice(0, 1), `\\u${t.charCodeAt(0).toString(16).padStart(4, '0')}`)],
+  // The escape goes inside the string: replacing the first match of the character in the whole line once escaped the
+  // line's own `{` when a secret began with `{` (seed -82212253, a JSON password assignment), and the line never parsed.
+  ['first character as \\u00XX', (t) => `{"error":"bad \\u${t.charCodeAt(0).toString(16).padStart(4, '0')}${JSON.stringify(t.slice(1)).slice(1, -1)}"}`],
   ['every character as \\u00XX', (t) => `{"content":"${[...t].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')}"}`],
   ['/ as \\/', (t) => JSON.stringify({ content: `x ${t}` }).replaceAll('/', '\\/')],
   ['in a compact (JSON-encoded) argument', (t) => JSON.stringify({ tool_calls: [{ name: 'run_command', args: { CommandLine: JSON.stringify(`echo\n${t}`) } }] })],
@@ -138,13 +140,14 @@ describe('secrets in transcript lines as written', () => {
     await fc.assert(
       fc.asyncProperty(anySecret, async (secret) => {
         const raw = line(secret.text);
+        expect(parses(raw), `the form wrote a line that is not JSON: ${raw}`).toBe(true);
         const [hits = []] = await scanTexts([raw], { json: [true] });
         const redacted = applyHits(raw, hits);
         for (const form of decodedForms(redacted)) expect(form).not.toContain(secret.needle);
         expect(() => JSON.parse(redacted)).not.toThrow();
         expect(redacted).toContain('[REDACTED:');
       }),
-      { numRuns: 120 },
+      propertyRuns(120),
     );
   });
 });

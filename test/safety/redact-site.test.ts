@@ -7,7 +7,7 @@
  * written bare in another place; one build, and one snapshot into a store exported with `npm run archive --
  * --export`; then no byte of the out dir and no text of the export holds any of them, read as is and with JSON and
  * percent escapes decoded, Pagefind's gzip files opened.
- * The seed is random per run and printed on failure; `REDACT_SEED=<n>` replays one.
+ * The seed is random per run and printed on failure; `FC_SEED=<n>` replays one (test/helpers/properties.ts).
  */
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -20,14 +20,15 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REDACTED_KINDS } from '../../src/lib/redact/patterns.ts';
 import { buildSite, type BuildSiteResult, projectRoot } from '../helpers/build-site.ts';
+import { PROPERTY_SEED, replayHint } from '../helpers/properties.ts';
 import { readPage } from '../helpers/site-files.ts';
 import { FIELDS, type Plant, seededRandom, writePlantedSession } from './planted-home.ts';
 import {
   type PlantedSecret, SECRET_GENERATORS, type Where, decodedForms, percentEncodeSeparators, placementArb, plantInto,
 } from './secret-kinds.ts';
 
-const SEED = Number(process.env.REDACT_SEED ?? Math.floor(Math.random() * 2 ** 31));
-const replay = `seed ${SEED} (replay with REDACT_SEED=${SEED})`;
+const SEED = PROPERTY_SEED;
+const replay = `seed ${SEED} (replay with ${replayHint})`;
 const SESSION = '5ec7e700-0000-4000-8000-000000000001';
 /** Secrets planted per kind. */
 const PER_KIND = 2;
