@@ -19,7 +19,7 @@ import { snapshotPhase } from '../src/lib/archive/snapshot-phase.ts';
 // Not the store's index: `manage.ts` (export, forget) loads the redactor and secretlint, which a snapshot from cron
 // every few minutes does not need (it is imported when --export or --forget asks for it).
 import { storePathFromEnv } from '../src/lib/store/location.ts';
-import { diagnoseStoreFailure, openStore } from '../src/lib/store/schema.ts';
+import { closeStore, diagnoseStoreFailure, openStore } from '../src/lib/store/schema.ts';
 import { describeSessions, snapshotSession } from '../src/lib/store/snapshot.ts';
 
 /** How long a session must be quiet before a watched snapshot (Antigravity writes a step as several appends). */
@@ -98,7 +98,7 @@ async function forget(file: string, prefix: string, yes: boolean): Promise<void>
     forgetSession(db, c.id);
     console.log(`Removed ${what}.`);
   } finally {
-    db.close();
+    closeStore(db, file);
   }
 }
 
@@ -114,7 +114,7 @@ async function exportTo(file: string, to: string, raw: boolean): Promise<void> {
           : '. NOT redacted (--raw): it holds every secret the transcripts held; do not share it.'),
     );
   } finally {
-    db.close();
+    closeStore(db, file);
   }
 }
 
@@ -171,7 +171,7 @@ async function watchRoots(file: string): Promise<void> {
     }
     pending.clear();
     void queue.finally(() => {
-      db.close();
+      closeStore(db, file);
       process.exit(0);
     });
   };

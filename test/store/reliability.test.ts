@@ -4,7 +4,7 @@
  * `--watch` picking up an appended line. Every store is a temp file.
  */
 import { execFile, spawn } from 'node:child_process';
-import { appendFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -187,6 +187,57 @@ describe('a store that is not ours', () => {
     expect(build.out).toMatch(/not an agy-archive store.*\nHint: /s);
     expect(readFileSync(foreign).equals(before)).toBe(true);
     expect(existsSync(path.join(dir, 'dist', 'index.html'))).toBe(false);
+  }, 120_000);
+});
+
+describe('a store damaged inside a data page', () => {
+  it('stops npm run archive before it writes anything, and says the store is damaged', async () => {
+    const dir = tempDir();
+    const { home } = bigHome(dir, 3, 40);
+    const store = path.join(dir, 'archive.sqlite');
+    expect((await archive([], { GEMINI_HOME: home, ARCHIVE_STORE: store })).code).toBe(0);
+    // A later page of the file (a table's data, never the header page), overwritten as a failing disk or a stray
+    // write would: today no query of a snapshot reads it, so the snapshot went on and wrote into the file.
+    const bytes = readFileSync(store);
+    const pageSize = bytes.readUInt16BE(16);
+    const pages = bytes.length / pageSize;
+    expect(pages).toBeGreaterThan(8);
+    const page = Math.floor(pages / 2);
+    bytes.fill(0x5a, page * pageSize + 8, (page + 1) * pageSize);
+    writeFileSync(store, bytes);
+    writeSession(home, SESSION_A, { full: transcript(0, 5, false) });
+    const r = await archive([], { GEMINI_HOME: home, ARCHIVE_STORE: store });
+    expect(r.code).toBe(2);
+    expect(r.out).toMatch(/cannot be used: the database is damaged \(PRAGMA quick_check: .+\); nothing was written to it\.\nHint: .*\.recover/s);
+    expect(readFileSync(store).equals(bytes)).toBe(true);
+    expect(existsSync(`${store}-wal`)).toBe(false);
+  }, 120_000);
+});
+
+describe('a store in a folder its user cannot write', () => {
+  // As root every folder is writable: the store is opened by a process of the unprivileged user `nobody`.
+  it.runIf(process.getuid?.() === 0)('says the folder is read-only, not that the store may be corrupt', async () => {
+    const dir = tempDir();
+    const { home } = bigHome(dir, 1, 5);
+    const folder = path.join(dir, 'store');
+    const store = path.join(folder, 'archive.sqlite');
+    expect((await archive([], { GEMINI_HOME: home, ARCHIVE_STORE: store })).code).toBe(0);
+    chmodSync(dir, 0o755);
+    chmodSync(home, 0o755);
+    chmodSync(folder, 0o555);
+    chmodSync(store, 0o644);
+    const before = readFileSync(store);
+    const r = await new Promise<{ code: number | null; out: string }>((resolve) => {
+      execFile(process.execPath, [archiveScript], { cwd: projectRoot, uid: 65534, gid: 65534, env: { ...process.env, BRAIN_ROOTS: '', GEMINI_HOME: home, ARCHIVE_STORE: store, HOME: dir } }, (error, stdout, stderr) =>
+        resolve({ code: error ? (error.code as number) : 0, out: `${stdout}${stderr}` }),
+      );
+    });
+    chmodSync(folder, 0o755);
+    expect(r.code, r.out).toBe(2);
+    expect(r.out).not.toMatch(/corrupt|damaged/);
+    expect(r.out).toMatch(/permission denied|read-only|cannot be opened/);
+    expect(r.out).toMatch(/Hint: .*(permissions|writable)/);
+    expect(readFileSync(store).equals(before)).toBe(true);
   }, 120_000);
 });
 

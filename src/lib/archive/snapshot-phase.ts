@@ -9,7 +9,7 @@
 import { existsSync } from 'node:fs';
 import { discoverSessions, discoveryOptionsFromEnv } from '../brain/index.ts';
 import { buildStoresFromEnv, storePathFromEnv } from '../store/location.ts';
-import { openStore } from '../store/schema.ts';
+import { closeStore, openStore } from '../store/schema.ts';
 import { describeRun, describeSessions, snapshotAll, storeTotals, type SnapshotSummary } from '../store/snapshot.ts';
 import type { ArchiveLog } from './inputs.ts';
 
@@ -40,6 +40,6 @@ export async function snapshotPhase(env: NodeJS.ProcessEnv, log: ArchiveLog, opt
     log.info(`${describeRun(summary, storeTotals(db))} Store: ${store}`);
     return { store, summary };
   } finally {
-    db.close();
+    closeStore(db, store);
   }
 }
