@@ -100,7 +100,7 @@ describe('audit views in the demo build', () => {
       // The index tooling reads, then what a joined site shows of the session (src/lib/join/).
       expect(Object.keys(e).slice(0, 7)).toEqual(['id', 'product', 'created', 'title', 'model', 'steps', 'url']);
       expect(Object.keys(e).slice(7)).toEqual([
-        'prefix', 'workspace', 'localTime', 'durationMs', 'toolCalls', 'errors', 'failedCalls', 'agentErrors', 'toolCounts', 'messages', 'taskLogs',
+        'prefix', 'workspace', 'localTime', 'durationMs', 'toolCalls', 'failedCalls', 'agentErrors', 'toolCounts', 'messages', 'taskLogs',
         'artifacts', 'redacted', 'stepDays', 'audit', 'models', 'stepsPerModel', 'conversation', 'family', 'ending', 'endingKind', 'notOnDiskSince', 'base', 'searchBundle',
       ]);
       expect(e.base).toBe('/');

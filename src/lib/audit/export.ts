@@ -56,9 +56,10 @@ export interface SessionIndexEntry {
   localTime: string | null;
   durationMs: number | null;
   toolCalls: number;
-  /** Error steps (`isErrorStep`): each is a failed call's result or an agent error. */
-  errors: number;
-  /** Failed calls and agent errors (`turns/failures.ts`): the numbers the session's pages show. */
+  /**
+   * Failed calls and agent errors (`turns/failures.ts`): the numbers the session's pages show, and the only ones
+   * here. A third, `errors` (error steps), counted other things and read as a contradiction (issue 28).
+   */
   failedCalls: number | null;
   agentErrors: number | null;
   toolCounts: Record<string, number>;
@@ -103,7 +104,6 @@ export function sessionIndex(sessions: SessionSummary[]): SessionIndexEntry[] {
     localTime: s.localTime ?? null,
     durationMs: s.durationMs ?? null,
     toolCalls: s.toolCallCount,
-    errors: s.errorCount,
     failedCalls: s.conversation?.failedCalls ?? null,
     agentErrors: s.conversation?.agentErrors ?? null,
     toolCounts: s.toolCounts,

@@ -35,8 +35,6 @@ export interface ArchiveStats {
   sessions: number;
   steps: number;
   toolCalls: number;
-  /** Error steps (`isErrorStep`), as `/sessions.json` has them. */
-  errors: number;
   /** Failed calls and agent errors over every session (`turns/failures.ts`): the sum of the session pages' numbers. */
   failedCalls: number;
   agentErrors: number;
@@ -120,7 +118,6 @@ export function archiveStats(sessions: readonly SessionSummary[]): ArchiveStats 
   const lengths = new Map<string, number>(LENGTH_BUCKETS.map(([, label]) => [label, 0]));
   let steps = 0;
   let toolCalls = 0;
-  let errors = 0;
   let failedCalls = 0;
   let agentErrors = 0;
   for (const s of sessions) {
@@ -138,7 +135,6 @@ export function archiveStats(sessions: readonly SessionSummary[]): ArchiveStats 
     add(lengths, bucket);
     steps += s.stepCount;
     toolCalls += s.toolCallCount;
-    errors += s.errorCount;
     failedCalls += s.conversation?.failedCalls ?? 0;
     agentErrors += s.conversation?.agentErrors ?? 0;
   }
@@ -162,7 +158,6 @@ export function archiveStats(sessions: readonly SessionSummary[]): ArchiveStats 
     sessions: sessions.length,
     steps,
     toolCalls,
-    errors,
     failedCalls,
     agentErrors,
     unit,

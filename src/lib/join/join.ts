@@ -28,7 +28,8 @@ export const JoinEntrySchema = z.looseObject({
   localTime: z.string().nullable(),
   durationMs: z.number().nullable(),
   toolCalls: z.number(),
-  errors: z.number(),
+  /** Error steps, in parts built before sessions.json kept only failed calls and agent errors. */
+  errors: z.number().optional(),
   toolCounts: z.record(z.string(), z.number()),
   messages: z.number(),
   taskLogs: z.number(),
@@ -62,6 +63,8 @@ export interface JoinPart {
 export interface JoinedSession extends SessionIndexEntry {
   /** The part's folder, for the report. */
   partDir: string;
+  /** Error steps, as a part built before sessions.json dropped that third count published them. */
+  errors?: number;
 }
 
 /** A Pagefind bundle to merge into the joined search, and the base its result URLs are relative to. */
@@ -197,7 +200,7 @@ export function joinedSummary(s: JoinedSession): SessionSummary {
     ...(s.durationMs !== null ? { durationMs: s.durationMs } : {}),
     stepCount: s.steps,
     toolCallCount: s.toolCalls,
-    errorCount: s.errors,
+    errorCount: s.errors ?? 0,
     toolCounts: s.toolCounts,
     messageCount: s.messages,
     taskLogCount: s.taskLogs,
