@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { useTempCacheDir } from '../helpers/cache-dir.ts';
 import { highlightCode, highlightThemeCss } from '../../src/lib/render/highlight.ts';
+import { DIFF_NUMBER_COLOURS, DIFF_ROW_TINTS, diffCss } from '../../src/lib/render/diff.ts';
 
 useTempCacheDir('render-contrast-');
 
@@ -43,6 +44,22 @@ describe('highlight colours', () => {
       expect(failing).toEqual([]);
     });
   }
+
+  it('a diff\'s line numbers are AA on its plain, added, removed and hunk rows, in both themes', () => {
+    expect(diffCss).toContain(`color:light-dark(#${DIFF_NUMBER_COLOURS.light},#${DIFF_NUMBER_COLOURS.dark})`);
+    expect(diffCss).not.toMatch(/diff-num\{[^}]*opacity/);
+    const over = (bg: string, [r, g, b, a]: readonly number[]): string =>
+      [r, g, b]
+        .map((c, i) => Math.round((c as number) * (a as number) + parseInt(bg.slice(i * 2, i * 2 + 2), 16) * (1 - (a as number))))
+        .map((c) => c.toString(16).padStart(2, '0'))
+        .join('');
+    for (const [prefix, number] of [['sl', DIFF_NUMBER_COLOURS.light], ['sd', DIFF_NUMBER_COLOURS.dark]] as const) {
+      const { bg } = themeOf(prefix);
+      for (const row of [bg, ...Object.values(DIFF_ROW_TINTS).map((t) => over(bg, t))]) {
+        expect(contrast(number, row), `#${number} on #${row}`).toBeGreaterThanOrEqual(4.5);
+      }
+    }
+  });
 
   it('a highlighted block uses only those colours', async () => {
     const html = await highlightCode('// comment\nconst a = { "k": 1 }; // x\nfunction f(n: number) { return `t${n}`; }\n', 'ts');

@@ -151,7 +151,7 @@ details.call>summary{padding:.15rem .5rem;cursor:pointer;overflow-wrap:anywhere}
 .fold{color:var(--muted);font-size:.85rem}.step{border:1px solid var(--border);border-radius:6px;margin:.6rem 0;padding:.5rem .8rem}
 .brief li{font-size:.85rem}a{color:inherit}
 .diff{border-collapse:collapse;width:100%;font:.8rem ui-monospace,monospace}.diff thead{display:none}.diff td{padding:0 .4rem;white-space:pre-wrap;overflow-wrap:anywhere;vertical-align:top}
-.diff .diff-num{opacity:.6;text-align:right;width:1%;white-space:nowrap}.diff .diff-marker{width:1%}.diff-add{background:rgba(46,160,67,.18)}.diff-del{background:rgba(248,81,73,.18)}.diff-hunk{background:rgba(84,174,255,.15);font-style:italic}
+.diff .diff-num{color:var(--muted);text-align:right;width:1%;white-space:nowrap}.diff .diff-marker{width:1%}.diff-add{background:rgba(46,160,67,.18)}.diff-del{background:rgba(248,81,73,.18)}.diff-hunk{background:rgba(84,174,255,.15);font-style:italic}
 `;
 
 function cutText(text: string, max = FIELD_MAX): string {

@@ -213,16 +213,25 @@ export function renderUnifiedDiff(text: string): string {
   return renderDiffRows(unifiedDiffRows(text));
 }
 
+/** The line-number colours of a diff, light and dark (`rrggbb`). */
+export const DIFF_NUMBER_COLOURS = { light: '59636e', dark: '9198a1' } as const;
+/** The row tints of a diff, as `[r, g, b, alpha]` over the block's background. */
+export const DIFF_ROW_TINTS = { add: [46, 160, 67, 0.18], del: [248, 81, 73, 0.18], hunk: [84, 174, 255, 0.15] } as const;
+
+const tint = ([r, g, b, a]: readonly [number, number, number, number]): string => `rgba(${r},${g},${b},${a})`;
+
 /** CSS for the diff tables, to go beside `highlightThemeCss` in the site's global stylesheet. */
 export const diffCss: string = [
   '.diff-block{padding:0}',
   '.diff{border-collapse:collapse;width:100%;font-family:inherit;font-size:inherit}',
   '.diff thead{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%)}',
   '.diff td{padding:0 .5em;vertical-align:top}',
-  '.diff .diff-num{text-align:right;opacity:.6;user-select:none;width:1%;white-space:nowrap}',
+  // Line numbers in the muted text colour of each theme, not faded: `opacity:.6` read 3.9:1 on white (issue 28);
+  // these are AA on the plain, added and removed rows alike (test/render/highlight-contrast.test.ts).
+  `.diff .diff-num{text-align:right;color:light-dark(#${DIFF_NUMBER_COLOURS.light},#${DIFF_NUMBER_COLOURS.dark});user-select:none;width:1%;white-space:nowrap}`,
   '.diff .diff-marker{user-select:none;width:1%;text-align:center}',
   '.diff .diff-code{white-space:pre;width:100%}',
-  '.diff .diff-add{background:rgba(46,160,67,.18)}',
-  '.diff .diff-del{background:rgba(248,81,73,.18)}',
-  '.diff .diff-hunk{background:rgba(84,174,255,.15);font-style:italic}',
+  `.diff .diff-add{background:${tint(DIFF_ROW_TINTS.add)}}`,
+  `.diff .diff-del{background:${tint(DIFF_ROW_TINTS.del)}}`,
+  `.diff .diff-hunk{background:${tint(DIFF_ROW_TINTS.hunk)};font-style:italic}`,
 ].join('\n');
