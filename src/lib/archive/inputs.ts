@@ -130,7 +130,12 @@ export async function resolveArchiveInputs(
 
 /** The stores' sessions, plus the folders on disk the stores do not hold (yet), newest first as discovery orders. */
 function withStored(onDisk: SessionRef[], storedSessions: readonly StoredSessionInfo[]): SessionRef[] {
-  const stored = storedSessions.map((s) => s.ref);
+  // A stored session reads its conversation database where discovery found one (the store keeps the folder's files).
+  const dbOnDisk = new Map(onDisk.filter((r) => r.conversationDb).map((r) => [r.id, r.conversationDb as string]));
+  const stored = storedSessions.map((s) => {
+    const db = dbOnDisk.get(s.ref.id);
+    return db ? { ...s.ref, conversationDb: db } : s.ref;
+  });
   const ids = new Set(stored.map((r) => r.id));
   return [...stored, ...onDisk.filter((r) => !ids.has(r.id))].sort((a, b) => b.mtimeMs - a.mtimeMs || a.id.localeCompare(b.id));
 }

@@ -59,7 +59,18 @@ async function sessionRows(
  * every file's size and mtime of a folder (`sessionFingerprint`).
  */
 export async function contentFingerprint(ref: SessionRef): Promise<string[]> {
-  return ref.stored ? [`stored\0${ref.stored.fingerprint}`] : sessionFingerprint(ref.dir);
+  const files = ref.stored ? [`stored\0${ref.stored.fingerprint}`] : ref.noFolder ? [] : await sessionFingerprint(ref.dir);
+  return ref.conversationDb ? [...files, ...(await conversationDbFingerprint(ref.conversationDb))] : files;
+}
+
+/** The conversation database and its WAL, by size and mtime (the `-shm` is an index: it changes nothing we show). */
+async function conversationDbFingerprint(dbPath: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const file of [dbPath, `${dbPath}-wal`]) {
+    const st = await fs.lstat(file).catch(() => undefined);
+    out.push(`${path.basename(file)}\t${st ? `${st.size}\t${Math.trunc(st.mtimeMs)}` : '-'}`);
+  }
+  return out;
 }
 
 /**

@@ -114,7 +114,60 @@ async function sessionsIn(root: BrainRoot, problems: Problem[]): Promise<Session
         }
       }),
   );
-  return refs.filter((r): r is SessionRef => r !== undefined);
+  const found = refs.filter((r): r is SessionRef => r !== undefined);
+  return withConversationDbs(root, found, problems);
+}
+
+/**
+ * The conversation databases beside a brain folder (`<product>/conversations/<uuid>.db`, real-db README §1): each is
+ * joined to its session, and one whose brain folder is gone is a session of its own, read from the database alone.
+ * Only names are listed here (nothing is opened); a `-wal` without its `.db` is a problem.
+ */
+async function withConversationDbs(root: BrainRoot, refs: SessionRef[], problems: Problem[]): Promise<SessionRef[]> {
+  const folder = path.join(path.dirname(root.path), 'conversations');
+  let names: string[];
+  try {
+    names = await fs.readdir(folder);
+  } catch {
+    return refs;
+  }
+  const byId = new Map(refs.map((r) => [r.id, r]));
+  const dbs = new Set(names.filter((n) => n.endsWith('.db')).map((n) => n.slice(0, -3)));
+  for (const name of names) {
+    const id = name.endsWith('.db') ? name.slice(0, -3) : name.endsWith('.db-wal') ? name.slice(0, -7) : undefined;
+    if (id === undefined || !UUID.test(id)) continue;
+    const key = id.toLowerCase();
+    if (name.endsWith('.db-wal')) {
+      if (!dbs.has(id))
+        problems.push({
+          kind: 'unreadable',
+          sessionId: key,
+          file: `conversations/${name}`,
+          message: `A write-ahead log without its database (conversations/${id}.db is missing) in ${root.product}; it cannot be read alone and is left out.`,
+        });
+      continue;
+    }
+    const dbPath = path.join(folder, name);
+    let mtimeMs: number;
+    let ctimeMs: number;
+    try {
+      const st = await fs.lstat(dbPath);
+      mtimeMs = st.mtimeMs;
+      ctimeMs = st.ctimeMs;
+      const wal = await fs.lstat(`${dbPath}-wal`).catch(() => undefined);
+      if (wal && wal.mtimeMs > mtimeMs) mtimeMs = wal.mtimeMs;
+    } catch {
+      continue;
+    }
+    const ref = byId.get(key);
+    if (ref) {
+      ref.conversationDb = dbPath;
+      if (mtimeMs > ref.mtimeMs) ref.mtimeMs = mtimeMs;
+    } else {
+      refs.push({ id: key, product: root.product, root: root.path, dir: path.join(root.path, id), mtimeMs, ctimeMs, conversationDb: dbPath, noFolder: true });
+    }
+  }
+  return refs;
 }
 
 /** Find every session under the roots. Never throws for what is on disk: problems are returned. */

@@ -86,7 +86,9 @@ export function deriveMeta(id: string, steps: Step[], artifacts: Artifact[], cti
       if (found !== undefined) model = found.trim();
     }
     if (step.type !== 'USER_INPUT') continue;
-    for (const m of content.matchAll(REQUEST)) if (m[1] !== undefined) requests.push(m[1]);
+    // The conversation database keeps what the user typed without the transcripts' wrappers (fields.ts, 19.2).
+    if (step.origin === 'db') requests.push(content.trim());
+    else for (const m of content.matchAll(REQUEST)) if (m[1] !== undefined) requests.push(m[1]);
     for (const m of content.matchAll(MENTION)) if (m[1] !== undefined) mentioned.add(m[1]);
     if (localTime === undefined) localTime = LOCAL_TIME.exec(content)?.[1];
     if (userInformation === undefined) userInformation = USER_INFORMATION.exec(content)?.[1];

@@ -1,6 +1,8 @@
 /**
  * Reading one session folder: transcripts → merged timeline, inventory, step files attached, metadata.
  */
+import { joinConversationDb } from './conversation-db/join.ts';
+import { readConversationDb } from './conversation-db/read.ts';
 import { badDateMessage, saneTime } from './dates.ts';
 import { type Inventory, readInventory } from './inventory.ts';
 import { BAD_RECORD_NOTES, mergeRecords, TranscriptRecords } from './merge.ts';
@@ -16,22 +18,28 @@ import type { MissingSteps, Problem, Session, SessionRef, Step, StepFiles, StepR
  */
 export async function readSession(ref: SessionRef, source?: SessionSource): Promise<Session> {
   const problems: Problem[] = [];
-  const sfs = await openSessionFs(ref.id, ref.dir, problems, source);
+  // A conversation database whose brain folder is gone is a session of its own: there is no folder to open.
+  const sfs = await openSessionFs(ref.id, ref.dir, ref.noFolder ? [] : problems, source);
   // Line problems (bad lines, records, dates) are bounded per file and kind; see problems.ts.
   const budget = new ProblemBudget(problems, ref.id, BAD_RECORD_NOTES);
   // Each log is an adapter yielding the same records with file and line; the merge decides which wins.
   const compactRecords = new TranscriptRecords('compact', ref.id, budget);
   const fullRecords = new TranscriptRecords('full', ref.id, budget);
   const overviewRecords = new TranscriptRecords('overview', ref.id, budget);
-  const [compact, full, overview, inventory] = await Promise.all([
+  const [compact, full, overview, inventory, conversation] = await Promise.all([
     readTranscript(sfs, 'compact', budget, (line) => compactRecords.add(line)),
     readTranscript(sfs, 'full', budget, (line) => fullRecords.add(line)),
     readTranscript(sfs, 'overview', budget, (line) => overviewRecords.add(line)),
     readInventory(sfs),
+    ref.conversationDb ? readConversationDb(ref.conversationDb, ref.id, budget) : undefined,
   ]);
   const merged = mergeRecords(compactRecords, fullRecords, ref.id, budget, overviewRecords);
   const unattachedStepFiles = attachStepFiles(merged, inventory.stepFiles);
-  const steps = withStepFilesSteps(merged, unattachedStepFiles);
+  const transcriptSteps = withStepFilesSteps(merged, unattachedStepFiles);
+  // The database is the tier below the transcripts: it adds to their steps and brings its own (join.ts).
+  const steps = conversation
+    ? joinConversationDb(transcriptSteps, conversation.steps, conversation.db.calls, ref.id, conversation.db.file, problems)
+    : transcriptSteps;
   const meta = deriveMeta(ref.id, steps, inventory.artifacts, ref.ctimeMs);
   noteBadDates(inventory, ref.id, budget);
   budget.close();
@@ -55,6 +63,7 @@ export async function readSession(ref: SessionRef, source?: SessionSource): Prom
     ].filter((m): m is MissingSteps => m !== undefined),
   };
   noteOverviewSteps(steps, ref.id, problems);
+  if (conversation) session.conversation = conversation.db;
   if (unattachedStepFiles.length > 0) session.unattachedStepFiles = unattachedStepFiles;
   if (inventory.browserTrail.length > 0) session.browserTrail = inventory.browserTrail;
   if (inventory.notShown.length > 0) session.notShown = inventory.notShown;

@@ -81,6 +81,13 @@ export interface SessionRef {
   ctimeMs: number;
   /** Set when the session is read from the archive store rather than its folder (`src/lib/store/`). */
   stored?: StoredRef;
+  /**
+   * Absolute path of its conversation database (`<product>/conversations/<uuid>.db`, beside the brain folder) when
+   * one is there; never published.
+   */
+  conversationDb?: string;
+  /** Set for a conversation database whose brain folder is gone: the session is read from the database alone. */
+  noFolder?: true;
 }
 
 /** Where the archive store keeps a session, and what changes when its stored copy changes. */
@@ -187,9 +194,10 @@ export interface Step {
   /**
    * Which transcripts held this step: `both` = compact and full. `overview` when only `overview.txt` did; a step
    * that `overview.txt` holds too says so in its `sources`. `step-files` for a step no log holds whose
-   * `steps/<n>/` files were found (its key is `<n>-files`, and `stepFilesOnly` is set).
+   * `steps/<n>/` files were found (its key is `<n>-files`, and `stepFilesOnly` is set). `db` for a step only the
+   * conversation database holds (`conversation-db/join.ts`): shown from the database, `sources` empty.
    */
-  origin: 'full' | 'compact' | 'both' | 'overview' | 'step-files';
+  origin: 'full' | 'compact' | 'both' | 'overview' | 'step-files' | 'db';
   /**
    * The records that went into this step, in reading order (e.g. RUNNING then DONE, compact and full): all of
    * them, or for a step written more than `SOURCES_KEPT_PER_STEP` times in one file the first ones and the last.
@@ -210,6 +218,8 @@ export interface Step {
    * logged, e.g. "context canceled", or the logs start later). Its type is `STEP_FILES_ONLY`.
    */
   stepFilesOnly?: true;
+  /** What the conversation database holds about this step (model call, times, status history); absent without one. */
+  db?: StepDbFacts;
 }
 
 /** Metadata from a root `<name>.metadata.json`; every field kept. */
@@ -393,6 +403,8 @@ export interface Session {
   notOnDiskSince?: string;
   /** When the archive store first and last saw the session (absent when read straight from disk). */
   archived?: { firstSeen: string; lastSeen: string };
+  /** Its conversation database as read (model calls, prompt breakdown); absent without one. */
+  conversation?: ConversationDb;
 }
 
 /** Step-number ranges of one transcript that were never captured. */
@@ -433,4 +445,90 @@ export interface StepFiles {
   index: number;
   output?: { file: string; text: string };
   contentMd?: { file: string; text: string };
+}
+
+/**
+ * What Antigravity's conversation database (`<product>/conversations/<uuid>.db`, real-db README) adds to a step:
+ * its status with history, its times, the agent run and the model call that made it, and fuller text. Every string
+ * here goes through redaction like the transcripts' (it is part of the session).
+ */
+export interface StepDbFacts {
+  /** The database's status for the step, as a word (`DONE`, `CANCELLED`, …; `STATUS_<n>` for a number not known). */
+  status: string;
+  /** The status number as stored. */
+  statusCode: number;
+  /** Every status the step went through, with when (ISO), oldest first. */
+  statusHistory: Array<{ status: string; at?: string }>;
+  /** Created (for a model reply: when the request started), first output and finished (ISO). */
+  createdAt?: string;
+  firstOutputAt?: string;
+  finishedAt?: string;
+  /** The agent run the step belongs to. */
+  executionId?: string;
+  /** The `gen_metadata` row (`ModelCall.row`) of the model call that produced this step. */
+  callRow?: number;
+  /**
+   * A command's combined output, or an error's text, as the database holds it, when the step's transcript text
+   * lacks it (a command written while it ran; an error step with empty content).
+   */
+  fullerText?: string;
+}
+
+/** One model call (`gen_metadata` row) of a conversation database. Token counts are exact integers as stored. */
+export interface ModelCall {
+  /** The row's `idx`. */
+  row: number;
+  /** The steps this call produced (their `step_index`). */
+  stepIndices: number[];
+  /** Display name (`Gemini 3.5 Flash (Medium)`), absent when the row has none. */
+  modelName?: string;
+  /** The responding model's id (`gemini-3-flash-a`). */
+  modelId?: string;
+  /** Antigravity's model enum number. */
+  modelEnum?: number;
+  executionId?: string;
+  /** False for a call that failed and has no usage (its attempts' errors are in `errors`). */
+  hasUsage: boolean;
+  /** Uncached input tokens. */
+  input: number;
+  /** Input tokens read from cache. */
+  cacheRead: number;
+  /** Output tokens (= thinking + visible on every real row). */
+  output: number;
+  thinking: number;
+  visible: number;
+  /** When the request started (ISO). */
+  requestAt?: string;
+  /** Time to first token and streaming time (first token to last), in ms. */
+  timeToFirstTokenMs?: number;
+  streamingMs?: number;
+  /** Error texts of failed attempts (a retried call keeps its failed attempt here). */
+  errors: string[];
+}
+
+/** The prompt of a conversation's last call, as numbers only: its text is never published (issue 29 point 5). */
+export interface PromptBreakdown {
+  totalTokens?: number;
+  /** Token counts per section as Antigravity counts them (`System Prompt`, `Tools`, `Chat Messages`). */
+  sections: Array<{ section: string; tokens: number }>;
+  /** Counts of what the prompt holds. */
+  tools: number;
+  messages: number;
+  systemPromptChars: number;
+}
+
+/** A conversation database as read (read-only, from a private copy). */
+export interface ConversationDb {
+  /** Where it is, relative to the product folder: `conversations/<uuid>.db`. */
+  file: string;
+  /** Whether a `-wal` was beside it and read with it. */
+  withWal: boolean;
+  /** Fingerprint of its schema (hash of `sqlite_master`), the known one or another. */
+  schema: string;
+  /** Rows of `steps` read. */
+  stepRows: number;
+  calls: ModelCall[];
+  prompt?: PromptBreakdown;
+  /** Conversation title from `agyhub_summaries_proto.pb` or the checkpoint, when the database has one. */
+  title?: string;
 }

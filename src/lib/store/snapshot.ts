@@ -434,10 +434,12 @@ export async function snapshotAll(
   const started = Date.now();
   // Several sessions are listed and read at once; their writes cannot interleave, since each transaction runs
   // from BEGIN to COMMIT without yielding (node:sqlite is synchronous).
-  const sessions: SessionSnapshot[] = new Array(discovery.sessions.length);
+  // A conversation database without its brain folder has no folder to snapshot (issue 29: its rows are not kept yet).
+  const folders = discovery.sessions.filter((r) => !r.noFolder);
+  const sessions: SessionSnapshot[] = new Array(folders.length);
   const limit = pLimit(SNAPSHOT_CONCURRENCY);
   await Promise.all(
-    discovery.sessions.map((ref, i) =>
+    folders.map((ref, i) =>
       limit(async () => {
         const s = await snapshotOrProblem(db, ref);
         sessions[i] = s;
@@ -458,7 +460,7 @@ export async function snapshotAll(
       throw error;
     }
   }
-  const present = new Set([...discovery.sessions.map((r) => r.id), ...discovery.shadowed.map((s) => s.id)]);
+  const present = new Set([...folders.map((r) => r.id), ...discovery.shadowed.map((s) => s.id)]);
   const now = new Date().toISOString();
   const goneNow: string[] = [];
   const candidates = db.prepare('SELECT id, root, dir FROM sessions WHERE gone_since IS NULL').all() as Array<{ id: string; root: string; dir: string }>;
