@@ -3,8 +3,10 @@
  * disk it does not hold yet; see `src/lib/archive/inputs.ts`). A thin layer over the reader.
  *   no argument   a table of every session, newest first
  *   <prefix>      one session's metadata and problems (every candidate when the prefix is ambiguous)
- *   --json        only a JSON array of {id, product, createdAt, title, model, workspace, steps, problems}, redacted
- *                 as the site's `/sessions.json` is (it is made to be passed on); ARCHIVE_REDACT=off as for the build
+ *   --json        only a JSON array of {id, product, createdAt, title, model, workspace, steps, problems, usage},
+ *                 redacted as the site's `/sessions.json` is (it is made to be passed on); ARCHIVE_REDACT=off as for
+ *                 the build. `usage` (tokens of every model call, from the conversation database; `turns/usage.ts`)
+ *                 is absent for a session without one.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +15,7 @@ import { resolveArchiveInputs } from '../src/lib/archive/inputs.ts';
 import { readSessionOrPlaceholder } from '../src/lib/archive/unreadable.ts';
 import { StoreError } from '../src/lib/store/schema.ts';
 import { redactSession, redactionEnabledFromEnv } from '../src/lib/redact/index.ts';
+import { sessionUsage, type SessionUsage } from '../src/lib/turns/usage.ts';
 
 const args = process.argv.slice(2);
 const json = args.includes('--json');
@@ -68,6 +71,7 @@ if (json) {
     steps: s.steps.length,
     problems: problemTotal(s.problems),
     notOnDiskSince: s.notOnDiskSince ?? null,
+    ...withUsage(sessionUsage(s)),
   }));
   console.log(JSON.stringify(rows, null, 2));
 } else if (prefix === undefined) {
@@ -77,6 +81,16 @@ if (json) {
 } else {
   if (sessions.length > 1) console.log(`"${prefix}" matches ${sessions.length} sessions:\n`);
   for (const s of sessions) printDetail(s);
+}
+
+/** `{ usage }` when the session has a conversation database, else nothing (absent, not zeros that look measured). */
+function withUsage(usage: SessionUsage | undefined): { usage?: SessionUsage } {
+  return usage ? { usage } : {};
+}
+
+/** `1,234,567` (grouping fixed, whatever the locale). */
+function count(n: number): string {
+  return n.toLocaleString('en-US');
 }
 
 /** Local time as the reader's machine shows it, minute precision. */
@@ -129,6 +143,13 @@ function printDetail(s: Session): void {
   field('model', m.model);
   field('workspace', m.workspace);
   field('steps', `${m.stepCount} (${m.toolCallCount} tool calls, ${m.errorCount} errors)`);
+  const usage = sessionUsage(s);
+  if (usage) {
+    field('tokens', `${count(usage.calls)} model calls: ${count(usage.input)} input, ${count(usage.cache_read)} cache-read, ${count(usage.output)} output (${count(usage.thinking)} thinking)`);
+    for (const [model, u] of Object.entries(usage.by_model))
+      field('', `  ${model}: ${count(u.calls)} calls, ${count(u.input)} input, ${count(u.cache_read)} cache-read, ${count(u.output)} output (${count(u.thinking)} thinking)`);
+  }
+  if (s.conversation) field('database', `${s.conversation.file}${s.conversation.withWal ? ' with its -wal' : ''}, ${s.conversation.stepRows} steps`);
   field('mentions', m.mentionedFiles.join(', '));
   field('transcripts', s.transcriptFiles.join(', ') || 'none');
   field('artifacts', s.artifacts.length);

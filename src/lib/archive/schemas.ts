@@ -40,6 +40,15 @@ export const RedactionSchema = z.object({
   count: z.number(),
 });
 
+/** Token counts of some model calls (`turns/usage.ts` `TokenCounts`). */
+export const TokenCountsSchema = z.object({
+  calls: z.number(),
+  input: z.number(),
+  cache_read: z.number(),
+  output: z.number(),
+  thinking: z.number(),
+});
+
 /** The session folder as discovered, so render time can read the bodies again. Never published. */
 export const SessionRefSchema = z.object({
   /** Folder name (UUID). */
@@ -66,7 +75,10 @@ export const SessionRefSchema = z.object({
       /** Set when its folder is gone from disk: since when (ISO). */
       notOnDiskSince: z.string().optional(),
     })
-    .optional(),
+    .optional(),  /** Absolute path of its conversation database, when one is beside the brain folder. */
+  conversationDb: z.string().optional(),
+  /** A conversation database whose brain folder is gone. */
+  noFolder: z.literal(true).optional(),
 });
 
 /**
@@ -132,6 +144,23 @@ export const StepRowSchema = z.object({
       /** True when the command ran outside the sandbox (`BypassSandbox`). */
       bypass: z.boolean().optional(),
     })
+    .optional(),
+  /**
+   * The model calls this step is the first product of (from the conversation database, `turns/usage.ts`
+   * `callUsage`; a failed call whose reply was never written sits on the step before): each call on exactly one
+   * row, so a turn's or a list's sums count it once.
+   */
+  calls: z
+    .array(z.object({
+      model: z.string(),
+      input: z.number(),
+      cacheRead: z.number(),
+      output: z.number(),
+      thinking: z.number(),
+      timeToFirstTokenMs: z.number().optional(),
+      durationMs: z.number().optional(),
+      failed: z.boolean(),
+    }))
     .optional(),
   /** Fields too long for the step page, published whole as `<field>.txt` beside it (absent when none). */
   longFields: z.array(z.enum(LONG_FIELDS)).optional(),
@@ -232,6 +261,14 @@ export const SessionSchema = z.object({
    * renders (at 1M steps every row in one content store was 524 MB).
    */
   stepDays: z.record(z.string(), z.number()),
+  /**
+   * Tokens of every model call, from the conversation database (`turns/usage.ts`): totals and per model, exact
+   * integers; absent without a database. `byDay` per UTC day of the request, for /stats/ and a joined site.
+   */
+  usage: TokenCountsSchema.extend({
+    by_model: z.record(z.string(), TokenCountsSchema),
+    byDay: z.record(z.string(), TokenCountsSchema.extend({ by_model: z.record(z.string(), TokenCountsSchema) })),
+  }).optional(),
   /** What the turn builder counted: turns, files changed, failed calls and commands. */
   conversation: z
     .object({

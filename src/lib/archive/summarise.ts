@@ -15,6 +15,7 @@ import { longFields } from './long-text.ts';
 import { isFailedCall, sessionFailureCounts, sessionTurns, type SessionTurns, type ToolCallView } from '../turns/index.ts';
 import { conversationSummary } from '../conversation/summary.ts';
 import { longTaskLogs, messagePageStarts, taskLogPageStarts } from './session-pages.ts';
+import { callPositions, callUsage, sessionUsage, usagePerDay } from '../turns/usage.ts';
 
 /** The published file name of an upload, or undefined when it is not served (not a raster image). */
 export function servedUploadName(upload: Upload, position: number): string | undefined {
@@ -85,6 +86,17 @@ export function summariseSession(session: Session, redactions: Redaction[], reda
     if (stepKey !== undefined) row.stepKey = stepKey;
     return row;
   });
+  // Each model call on the one row of the step it belongs to (usage.ts), so sums over rows count it once.
+  const callAt = new Map<number, NonNullable<StepRow['calls']>>();
+  if (session.conversation) {
+    const rows = new Map(session.conversation.calls.map((c) => [c.row, c]));
+    for (const [row, position] of callPositions(session.steps, session.conversation.calls)) {
+      const { model, input, cacheRead, output, thinking, timeToFirstTokenMs, durationMs, failed } = callUsage(rows.get(row)!);
+      const list = callAt.get(position) ?? [];
+      list.push({ model, input, cacheRead, output, thinking, failed, ...(timeToFirstTokenMs !== undefined ? { timeToFirstTokenMs } : {}), ...(durationMs !== undefined ? { durationMs } : {}) });
+      callAt.set(position, list);
+    }
+  }
   const steps: StepRow[] = session.steps.map((s) => {
     const view = turns.steps[s.position];
     const row: StepRow = {
@@ -100,6 +112,8 @@ export function summariseSession(session: Session, redactions: Redaction[], reda
       summary: view?.summary ?? '',
       error: view?.failed ?? false,
     };
+    const calls = callAt.get(s.position);
+    if (calls) row.calls = calls;
     if (view?.failure !== undefined) row.failure = view.failure;
     if (view?.model !== undefined) row.model = view.model;
     if (view) row.turn = view.turn;
@@ -156,6 +170,8 @@ export function summariseSession(session: Session, redactions: Redaction[], reda
     family,
     ref,
   };
+  const usage = sessionUsage(session);
+  if (usage) summary.usage = { ...usage, byDay: Object.fromEntries(usagePerDay([session.conversation])) };
   if (browserTrail.length > 0) summary.browserTrail = browserTrail;
   if (session.notShown) summary.notShown = session.notShown.map((f) => ({ ...f }));
   if (session.notOnDiskSince !== undefined) summary.notOnDiskSince = session.notOnDiskSince;

@@ -28,6 +28,7 @@ import { recordedCall } from '../conversation/view.ts';
 import { sessionTurns, type SessionTurns } from '../turns/index.ts';
 import { failureWords, isFailedOrphan, sessionFailureCounts } from '../turns/failures.ts';
 import { filesChangedWords } from '../turns/file-changes.ts';
+import type { TokenCounts } from '../turns/usage.ts';
 import { escapeHtml } from '../render/escape.ts';
 import { anchors, urls } from '../urls.ts';
 import { EXPORT_CSP } from '../site-policy.ts';
@@ -82,6 +83,12 @@ export interface SessionIndexEntry {
   /** What that line is (`turns/ending.ts`): `reply`, `no-reply`, `failed`, `request` or `summary`. */
   endingKind: SessionSummary['endingKind'] | null;
   notOnDiskSince: string | null;
+  /**
+   * Tokens of every model call, from the conversation database (`turns/usage.ts`), exact integers; absent for a
+   * session without one. `usageByDay`: the same per UTC day of the request (the stats of a joined site).
+   */
+  usage?: { calls: number; input: number; cache_read: number; output: number; thinking: number; by_model: Record<string, TokenCounts> };
+  usageByDay?: Record<string, TokenCounts & { by_model: Record<string, TokenCounts> }>;
   /** The site's base path (`/` or `/team-a/`): the session's pages are under it. */
   base: string;
   /** The Pagefind bundle holding the session's pages, relative to the base (`pagefind/`, `pagefind/shard-2/`). */
@@ -122,9 +129,16 @@ export function sessionIndex(sessions: SessionSummary[]): SessionIndexEntry[] {
     notOnDiskSince: s.notOnDiskSince ?? null,
     base: urls.home(),
     searchBundle: `pagefind/${shardFolder(shardOf.get(s.id) ?? 0)}`,
+    ...usageEntry(s.usage),
   }));
 }
 
+/** `usage` and `usageByDay` of an entry, or nothing without a conversation database. */
+function usageEntry(usage: SessionSummary['usage']): Pick<SessionIndexEntry, 'usage' | 'usageByDay'> {
+  if (!usage) return {};
+  const { byDay, ...totals } = usage;
+  return { usage: totals, usageByDay: byDay };
+}
 
 const STYLE = `
 :root{color-scheme:light dark;--bg:#fff;--soft:#f6f8fa;--fg:#1f2328;--muted:#59636e;--border:#d1d9e0;--err:#cf222e;--errbg:#ffebe9;--ok:#1a7f37;--warn:#9a6700;--user:#ddf4ff;--userline:#0550ae}
