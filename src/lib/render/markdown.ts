@@ -23,11 +23,14 @@ import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
 import { unified, type Processor } from 'unified';
 import { cacheFile, readCacheFile, writeCacheFile } from './disk-cache.ts';
+import { escapeHtml } from './escape.ts';
+import { markdownParts } from './markdown-blocks.ts';
 import { HIGHLIGHT_VERSION, highlightCode } from './highlight.ts';
 import { linkOutcome, type LinkContext } from './links.ts';
 
 /** Bump when the HTML this module emits changes; with the highlighter's version it keys the caches. */
-export const MARKDOWN_VERSION = 'markdown-2';
+// 3: a block past the bounds of markdown-blocks.ts is shown as written, with a note.
+export const MARKDOWN_VERSION = 'markdown-3';
 
 /** GitHub's schema, minus the chat protocols nobody needs here; `class="language-*"` on code is kept for fences. */
 const schema: SanitizeSchema = {
@@ -283,6 +286,17 @@ export interface MarkdownOptions {
   links?: LinkContext;
 }
 
+/**
+ * A block past the bounds of markdown-blocks.ts: its text as written, preformatted, after a note saying why (the
+ * note is not indexed; the text is).
+ */
+function asWrittenBlock(text: string, why: string): string {
+  return (
+    `<p class="md-as-written-note small muted" data-pagefind-ignore>This block is shown as written, not rendered as Markdown: ${escapeHtml(why)}.</p>` +
+    `<pre class="md-as-written">${escapeHtml(text.trimEnd())}</pre>`
+  );
+}
+
 const cache = new Map<string, string>();
 let cacheChars = 0;
 const CACHE_CHARS = 32 * 1024 * 1024;
@@ -317,7 +331,16 @@ export async function renderMarkdown(text: string, options: MarkdownOptions = {}
   const file = cacheFile('markdown', key, 'html');
   let html = await readCacheFile(file);
   if (html === undefined) {
-    html = String(await processorFor(headingsFrom, asWritten).process({ value: text, data: { links: options.links } satisfies RenderData }));
+    const processor = processorFor(headingsFrom, asWritten);
+    const rendered: string[] = [];
+    for (const part of markdownParts(text)) {
+      rendered.push(
+        part.markdown
+          ? String(await processor.process({ value: part.text, data: { links: options.links } satisfies RenderData }))
+          : asWrittenBlock(part.text, part.why),
+      );
+    }
+    html = rendered.join('');
     await writeCacheFile(file, html);
   }
   if (html.length + text.length < CACHE_CHARS / 8) {
