@@ -9,13 +9,14 @@
  * with; read off the site when unset).
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { accessSync, constants, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { expandHome } from '../src/lib/home-path.ts';
+import { BROTLI_MODULES, findProgram } from '../src/lib/host/find-program.ts';
 import {
   SERVERS,
   caddyEnv,
@@ -50,25 +51,9 @@ function stop(message: string, hint?: string): never {
   process.exit(2);
 }
 
-/** The first of `names` that is an executable file on PATH (or in the sbin folders a user's PATH often lacks). */
-function findProgram(name: string): string | undefined {
-  const dirs = [...(process.env.PATH ?? '').split(path.delimiter), '/usr/sbin', '/usr/local/sbin', '/sbin'];
-  for (const dir of dirs.filter(Boolean)) {
-    const p = path.join(dir, name);
-    try {
-      accessSync(p, constants.X_OK);
-      if (statSync(p).isFile()) return p;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
-}
-
 const firstExisting = (paths: string[]): string | undefined => paths.find((p) => existsSync(p));
 
-/** Where Debian (and other distributions) put the brotli_static module and nginx's mime.types. */
-const BROTLI_MODULES = ['/usr/share/nginx/modules/ngx_http_brotli_static_module.so', '/usr/lib/nginx/modules/ngx_http_brotli_static_module.so', '/usr/lib64/nginx/modules/ngx_http_brotli_static_module.so'];
+/** Where Debian (and other distributions) put nginx's mime.types. */
 const MIME_TYPES = ['/etc/nginx/mime.types', '/usr/local/etc/nginx/mime.types', '/opt/homebrew/etc/nginx/mime.types'];
 
 /** True when nothing listens on `address:port` yet. */

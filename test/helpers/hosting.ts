@@ -3,10 +3,14 @@
  * precompressed), `npm run host` started on a free loopback port and stopped, and plain HTTP requests that send
  * exactly the headers given (Node's fetch adds its own Accept-Encoding and decompresses).
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
+import { BROTLI_MODULES, findProgram } from '../../src/lib/host/find-program.ts';
+
+export { BROTLI_MODULES };
 import { projectRoot } from './build-site.ts';
 import { sharedBuild, type SharedBuild } from './shared-build.ts';
 
@@ -26,19 +30,14 @@ export function hostedBuild(): Promise<SharedBuild> {
 }
 
 /** The program's path when installed (on PATH or in the sbin folders), else undefined. */
-export function installed(program: string): string | undefined {
-  for (const dir of [...(process.env.PATH ?? '').split(':'), '/usr/sbin', '/usr/local/sbin']) {
-    if (dir && spawnSync('test', ['-x', path.join(dir, program)]).status === 0) return path.join(dir, program);
-  }
-  return undefined;
-}
+export const installed = (program: string): string | undefined => findProgram(program);
 
 /**
  * True when the tests of `program` may run; false (after a loud line) where it is missing. CI (`AGY_ARCHIVE_CI=1`,
  * set by `.ci/run`, which installs every server) never skips: a missing server fails there.
  */
-export function serverAvailable(program: string, apt: string): boolean {
-  if (installed(program)) return true;
+export function serverAvailable(program: string, apt: string, files: readonly string[] = []): boolean {
+  if (installed(program) && (files.length === 0 || files.some((f) => existsSync(f)))) return true;
   const message = `\n!!! ${program} is not installed: its hosting tests are SKIPPED. Install it: apt-get install ${apt}\n`;
   if (process.env.AGY_ARCHIVE_CI === '1') throw new Error(message);
   console.warn(message);

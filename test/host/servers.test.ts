@@ -12,6 +12,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasChromium, launchBrowser } from '../helpers/browser.ts';
 import {
+  BROTLI_MODULES,
   HOSTED_BASE,
   KOREAN_SESSION,
   KOREAN_WORD,
@@ -28,8 +29,8 @@ import type { SharedBuild } from '../helpers/shared-build.ts';
 import { headerPolicy } from '../../src/lib/site-policy.ts';
 
 const SERVERS = [
-  { name: 'nginx', apt: 'nginx libnginx-mod-http-brotli-static' },
-  { name: 'caddy', apt: 'caddy' },
+  { name: 'nginx', apt: 'nginx libnginx-mod-http-brotli-static', files: BROTLI_MODULES },
+  { name: 'caddy', apt: 'caddy', files: [] },
 ] as const;
 
 /** Every file of the site, as paths relative to it (no dot files, no precompressed copies). */
@@ -60,7 +61,7 @@ beforeAll(async () => {
 });
 
 for (const server of SERVERS) {
-  describe.skipIf(!serverAvailable(server.name, server.apt))(`npm run host -- --server ${server.name}`, () => {
+  describe.skipIf(!serverAvailable(server.name, server.apt, server.files))(`npm run host -- --server ${server.name}`, () => {
     let hosted: Hosted;
     const url = (rel = '') => `${hosted.origin}${HOSTED_BASE}${rel}`;
     const file = (rel: string) => readFileSync(path.join(build.outDir, rel));
