@@ -161,3 +161,19 @@ describe.skipIf(!hasReal)('real sessions', () => {
     expect(senders.find((g) => g.taskNumber === 4215)?.count).toBe(229);
   });
 });
+
+describe("a subagent's ending from its own conversation (issue 28: the one failure count)", () => {
+  const claim = { childId: 'child', derivedFrom: ['invoke_subagent' as const], messages: 0, errors: 0, ending: { status: 'started' as const, line: '' } };
+  const tree = (conversation?: TreeInput['conversation']) =>
+    buildSessionTree([
+      { id: 'parent', title: 'Parent', createdAt: '2026-08-01T00:00:00Z', family: { subagents: [claim], backgroundTasks: 0 } },
+      { id: 'child', title: 'Child', createdAt: '2026-08-01T00:01:00Z', errorCount: 7, ...(conversation ? { conversation } : {}) },
+    ]);
+
+  it('says its failed calls and agent errors, never its error steps', () => {
+    expect(tree({ failedCalls: 2, agentErrors: 1 }).nodes.get('parent')?.subagents[0]?.ending).toEqual({ status: 'failed', line: '2 failed calls, 1 agent error in its own conversation' });
+    expect(tree({ failedCalls: 1 }).nodes.get('parent')?.subagents[0]?.ending.line).toBe('1 failed call in its own conversation');
+    // Seven error steps and no failure by the one count: still only started.
+    expect(tree({ failedCalls: 0, agentErrors: 0 }).nodes.get('parent')?.subagents[0]?.ending).toEqual({ status: 'started', line: '' });
+  });
+});

@@ -200,7 +200,14 @@ export function shareFamilyInputs(sessions: readonly TreeInput[], env: NodeJS.Pr
   const plan = splitPlan(env);
   const planFile = env[PLAN_ENV];
   if (!plan || !planFile || renderPart(env) !== 0) return;
-  const lean = sessions.map(({ id, title, createdAt, errorCount, family }) => ({ id, title, createdAt, errorCount, family }));
+  const lean = sessions.map(({ id, title, createdAt, errorCount, conversation, family }) => ({
+    id,
+    title,
+    createdAt,
+    errorCount,
+    ...(conversation ? { conversation: { failedCalls: conversation.failedCalls, ...(conversation.agentErrors !== undefined ? { agentErrors: conversation.agentErrors } : {}) } } : {}),
+    family,
+  }));
   writeAtomic(path.join(path.dirname(planFile), FAMILY_INPUTS_FILE), JSON.stringify({ planId: plan.planId, sessions: lean }));
 }
 

@@ -32,6 +32,25 @@ export interface ArgLine {
   value: string;
   /** True when `value` was cut. */
   cut: boolean;
+  /** Bytes the log itself left out of the value (its `<truncated N bytes>` marker, taken off `value`). */
+  logCutBytes?: number;
+}
+
+/** The marker the compact transcript and `overview.txt` end a cut value or content with. */
+const LOG_CUT = /\n?<truncated (\d+) bytes>\s*$/;
+
+/**
+ * `text` without the log's `<truncated N bytes>` marker at its end, and the N it gave: a page says "the log kept
+ * only this much" in words (issue 28: the marker showed as raw text on every cut value of an overview.txt session).
+ */
+export function logCut(text: string): { text: string; bytes?: number } {
+  const m = LOG_CUT.exec(text);
+  return m ? { text: text.slice(0, m.index), bytes: Number(m[1]) } : { text };
+}
+
+/** The words for `logCut`'s bytes. */
+export function logCutWords(bytes: number): string {
+  return `the log kept no more: ${bytes.toLocaleString('en')} more bytes were cut`;
 }
 
 function asText(value: unknown): string {
@@ -52,12 +71,12 @@ export function argLines(call: ToolCall, max = ARGS_MAX): ArgLine[] {
   let budget = max;
   for (const [name, raw] of Object.entries(call.args)) {
     if (LABEL_ARGS.has(name) || budget <= 0) continue;
-    const text = asText(raw);
+    const { text, bytes } = logCut(asText(raw));
     const max = Math.min(ARG_VALUE_MAX, budget);
     const cut = text.length > max;
     const value = cut ? `${text.slice(0, max)}…` : text;
     budget -= value.length;
-    out.push({ name, value, cut });
+    out.push(bytes !== undefined && !cut ? { name, value, cut, logCutBytes: bytes } : { name, value, cut });
   }
   return out;
 }

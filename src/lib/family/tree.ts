@@ -10,6 +10,7 @@
  * becomes a root marked with the cycle, so every session is reachable from exactly one root.
  */
 import type { FamilyEvidence, LinkSource, SubagentClaim, SubagentEnding } from './schemas.ts';
+import { failureWords } from '../turns/failures.ts';
 
 const STRENGTH: LinkSource[] = ['invoke_subagent', 'opening-message', 'subagent-error', 'subagent-message'];
 
@@ -19,6 +20,8 @@ export interface TreeInput {
   title: string;
   createdAt: string;
   errorCount?: number;
+  /** The session's failures as `turns/failures.ts` counts them (the lean summary's `conversation`). */
+  conversation?: { failedCalls: number; agentErrors?: number };
   family?: FamilyEvidence;
 }
 
@@ -264,12 +267,16 @@ export function buildSessionTree(sessions: readonly TreeInput[]): SessionTree {
 
 /**
  * How a child ended: the parent's view (an error notice, its last message), else, when nothing arrived after the
- * start and the child is archived, what its own timeline says (errors recorded in it).
+ * start and the child is archived, what its own conversation says (its failed calls and agent errors).
  */
 function childEnding(ending: SubagentEnding, child: TreeInput | undefined): SubagentEnding {
   if (ending.status !== 'started' || !child) return ending;
-  if ((child.errorCount ?? 0) > 0) return { status: 'failed', line: `${child.errorCount} error step${child.errorCount === 1 ? '' : 's'} in its own timeline`, at: ending.at };
-  return ending;
+  // The one count (failed calls, then agent errors), as its own header says it; not its error steps, a third number.
+  const failed = child.conversation?.failedCalls ?? 0;
+  const agent = child.conversation?.agentErrors ?? 0;
+  if (failed + agent === 0) return ending;
+  const words = [failed > 0 ? failureWords.failedCalls(failed) : undefined, agent > 0 ? failureWords.agentErrors(agent) : undefined].filter(Boolean).join(', ');
+  return { status: 'failed', line: `${words} in its own conversation`, at: ending.at };
 }
 
 /** The node of `id`, its parent chain up to the root (nearest first). */
