@@ -20,11 +20,12 @@ export interface Reading {
   parent?: Reading;
   /** The kind of escapes decoded from the parent. */
   layer?: Layer;
-  /** Where each decoded escape sits, built the first time a position is mapped back. */
+  /** Where each decoded escape sits, built the first time a position is mapped back (given for `rendered`). */
   escapes?: EscapeMap;
 }
 
-export type Layer = 'json' | 'percent' | 'unglued';
+/** `rendered`: the text as its Markdown renders (`rendered.ts`), mapped back through the reading's own `escapes`. */
+export type Layer = 'json' | 'percent' | 'unglued' | 'rendered';
 
 /**
  * JSON's escapes. The tokenizer and the decoder are the same regex, so both agree on where escapes are: `\\` is
@@ -98,6 +99,7 @@ export function rangeInRoot(reading: Reading, start: number, end: number): [numb
       const last = map.source(end - 1);
       start = map.source(start).start;
       end = last.end;
+      end = Math.max(start, end); // a range ending on a separator a rendered reading added
     } else {
       start = end = map.source(start).start;
     }
@@ -107,7 +109,7 @@ export function rangeInRoot(reading: Reading, start: number, end: number): [numb
 }
 
 /** Where the escapes decoded from a parent text sit, in the parent and in the decoded text. */
-interface EscapeMap {
+export interface EscapeMap {
   /** The range of the parent that the decoded text's character at `position` came from. */
   source(position: number): { start: number; end: number };
 }

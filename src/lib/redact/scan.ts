@@ -11,6 +11,7 @@ import { secretLintProfiler } from '@secretlint/profiler';
 import { AWS_SECRET_AT, CUT_TAILS, gluedTokens, OWN_PATTERNS, PREFILTER, PROSE_PREFILTER, SCAN_TRIGGER, SECRETLINT_CONFIG, kindForSecretlint } from './patterns.ts';
 import { PROSE_PATTERNS, type ProsePattern } from './prose.ts';
 import { type Reading, rangeInRoot, readingsOf } from './readings.ts';
+import { renderedReading } from './rendered.ts';
 
 // secretlint 12 profiles every lint whether anyone asks or not: each rule of each call sets performance marks, and
 // its PerformanceObserver scans every mark kept so far on each one (secretlint/secretlint#1633, #1653; fixed in 13
@@ -82,14 +83,21 @@ export async function scanTexts(texts: readonly string[], options: ScanOptions =
     const readings = readingsOf(text, options.json?.[index]);
     // Decoding never glues a token to a word, so only the most decoded readings need their glued tokens loosened.
     const parents = new Set(readings.map((r) => r.parent));
+    const jsonParents = new Set(readings.map((r) => (r.layer === 'json' ? r.parent : undefined)));
     for (const reading of readings) {
+      const prose = PROSE_PREFILTER.test(reading.text);
       if (PREFILTER.test(reading.text)) {
         await add('full', { index, reading });
         const unglued = parents.has(reading) ? undefined : ungluedReading(reading);
         if (unglued) await add('full', { index, reading: unglued });
-      } else if (PROSE_PREFILTER.test(reading.text)) {
+      } else if (prose) {
         await add('prose', { index, reading });
       }
+      // A password written in Markdown (`is **X**`, `| Password | X |`) reads as prose once rendered. A reading
+      // with a JSON-decoded child is not rendered: the child holds the same text with its own newlines and marks.
+      // (A percent-decoded child is another reading, not the same text: `**A!b%A0**` is a password, not A!b + NBSP.)
+      const rendered = prose && !jsonParents.has(reading) ? renderedReading(reading) : undefined;
+      if (rendered) await add('prose', { index, reading: rendered });
     }
   }
   for (const which of ['full', 'prose'] as const) {
@@ -152,11 +160,11 @@ async function scanBatch(items: BatchItem[], hits: Hit[][], found: Found, secret
     while (end < content.length && TOKEN_CHAR.test(content[end]!)) end++;
     inBatch.push({ start, end, kind: kindForSecretlint(message.ruleId, message.messageId) });
   }
-  for (const { kind, regex, group, startGroup, accept, anchor } of (secretlint ? [...OWN_PATTERNS, ...PROSE_PATTERNS] : PROSE_PATTERNS) as ProsePattern[]) {
-    for (const match of anchor ? anchoredMatches(content, anchor, regex) : content.matchAll(regex)) {
+  for (const { kind, regex, group, startGroup, accept, anchor, fallback } of (secretlint ? [...OWN_PATTERNS, ...PROSE_PATTERNS] : PROSE_PATTERNS) as ProsePattern[]) {
+    for (const match of anchor ? anchoredMatches(content, anchor, fallback ? [regex, fallback] : [regex], accept) : content.matchAll(regex)) {
       const range = match.indices?.[group];
       const from = startGroup === undefined ? range?.[0] : match.indices?.[startGroup]?.[0];
-      if (range && from !== undefined && (!accept || accept(match))) inBatch.push({ start: from, end: range[1], kind });
+      if (range && from !== undefined && (anchor !== undefined || !accept || accept(match))) inBatch.push({ start: from, end: range[1], kind });
     }
   }
 
@@ -171,10 +179,20 @@ async function scanBatch(items: BatchItem[], hits: Hit[][], found: Found, secret
       if (end <= start) continue;
       const [rootStart, rootEnd] = rangeInRoot(reading, start, end);
       hits[index]!.push({ start: rootStart, end: rootEnd, kind: hit.kind });
-      const secret = reading.text.slice(start, end);
+      const secret = writtenAs(reading, start, end);
       if (!found.has(secret)) found.set(secret, hit.kind);
     }
   }
+}
+
+/**
+ * The found secret as its reading writes it; for a rendered reading, as the text it was rendered from writes it
+ * (`ab*cd*9` rendered is `abcd9`, which no other string holds), since found secrets are sought literally elsewhere.
+ */
+function writtenAs(reading: Reading, start: number, end: number): string {
+  if (reading.layer !== 'rendered') return reading.text.slice(start, end);
+  const from = reading.escapes!.source(start).start;
+  return reading.parent!.text.slice(from, Math.max(from, reading.escapes!.source(end - 1).end));
 }
 
 /**
@@ -193,19 +211,29 @@ function ungluedReading(reading: Reading): Reading | undefined {
 }
 
 /**
- * Matches of `regex` tried only where `anchor` (a cheap, literal-led search) matches: a regex led by a lookbehind
- * and an alternation of words is otherwise tried at every character of the batch.
+ * Matches of `regexes` tried only where `anchor` (a cheap, literal-led search) matches: a regex led by a lookbehind
+ * and an alternation of words is otherwise tried at every character of the batch. At each place the regexes are
+ * tried in turn until a match is accepted (`accept`): a regex finds one match per place, and where that one is
+ * not a value (`password to A=#b1`: "to A" read as a qualifier, `#b1` as the value) the next reads it another way.
  */
-function* anchoredMatches(content: string, anchor: RegExp, regex: RegExp): Generator<RegExpExecArray> {
-  const sticky = new RegExp(regex.source, `${regex.flags.replace('g', '')}y`);
+function* anchoredMatches(
+  content: string,
+  anchor: RegExp,
+  regexes: readonly RegExp[],
+  accept: ((match: RegExpMatchArray) => boolean) | undefined,
+): Generator<RegExpExecArray> {
+  const stickies = regexes.map((regex) => new RegExp(regex.source, `${regex.flags.replace('g', '')}y`));
   let after = 0;
   for (const hit of content.matchAll(anchor)) {
     if (hit.index < after) continue;
-    sticky.lastIndex = hit.index;
-    const match = sticky.exec(content);
-    if (match) {
-      after = match.index + match[0].length;
-      yield match;
+    for (const sticky of stickies) {
+      sticky.lastIndex = hit.index;
+      const match = sticky.exec(content);
+      if (match && (!accept || accept(match))) {
+        after = match.index + match[0].length;
+        yield match;
+        break;
+      }
     }
   }
 }
