@@ -7,6 +7,8 @@
  *                 redacted as the site's `/sessions.json` is (it is made to be passed on); ARCHIVE_REDACT=off as for
  *                 the build. `usage` (tokens of every model call, from the conversation database; `turns/usage.ts`)
  *                 is absent for a session without one.
+ * The table and the one-session view are redacted as `--json` is (a title or a workspace can hold a secret), and
+ * print each string with its control codes escaped (terminal-text.ts).
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +17,7 @@ import { resolveArchiveInputs } from '../src/lib/archive/inputs.ts';
 import { readSessionOrPlaceholder } from '../src/lib/archive/unreadable.ts';
 import { StoreError } from '../src/lib/store/schema.ts';
 import { redactSession, redactionEnabledFromEnv } from '../src/lib/redact/index.ts';
+import { terminalText } from '../src/lib/terminal-text.ts';
 import { sessionUsage, type SessionUsage } from '../src/lib/turns/usage.ts';
 
 const args = process.argv.slice(2);
@@ -55,13 +58,15 @@ if (prefix !== undefined) {
   }
 }
 
-const sessions = (await Promise.all(refs.map((r) => readSessionOrPlaceholder(r)))).sort(compareNewestFirst);
+// The site's redaction, session by session, for every view: a secret in a title is found as in every published
+// field, and one found anywhere in the session goes from the title and the workspace too.
+const enabled = redactionEnabledFromEnv();
+const sessions = (
+  await Promise.all(refs.map(async (r) => (await redactSession(await readSessionOrPlaceholder(r), { enabled })).session))
+).sort(compareNewestFirst);
 
 if (json) {
-  // The site's redaction, session by session: a secret in a title is found as in every published field.
-  const enabled = redactionEnabledFromEnv();
-  const redacted = await Promise.all(sessions.map(async (s) => (await redactSession(s, { enabled })).session));
-  const rows = redacted.map((s) => ({
+  const rows = sessions.map((s) => ({
     id: s.id,
     product: s.product,
     createdAt: s.meta.createdAt,
@@ -101,15 +106,16 @@ function localTime(iso: string): string {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }
 
+/** One line of at most `width` characters, control codes escaped. */
 function clip(text: string, width: number): string {
-  const one = text.replace(/\s+/g, ' ').trim();
+  const one = terminalText(text.replace(/\s+/g, ' ').trim());
   return one.length > width ? `${one.slice(0, width - 1)}…` : one;
 }
 
 function printTable(list: Session[]): void {
   const rows = list.map((s) => [
-    s.id.slice(0, 8),
-    s.product,
+    terminalText(s.id.slice(0, 8)),
+    terminalText(s.product),
     localTime(s.meta.createdAt),
     String(s.steps.length),
     String(problemTotal(s.problems)),
@@ -129,9 +135,9 @@ function printTable(list: Session[]): void {
 function printDetail(s: Session): void {
   const m = s.meta;
   const field = (name: string, value: unknown) => {
-    if (value !== undefined && value !== '') console.log(`  ${name.padEnd(12)} ${String(value)}`);
+    if (value !== undefined && value !== '') console.log(`  ${name.padEnd(12)} ${terminalText(String(value))}`);
   };
-  console.log(s.id);
+  console.log(terminalText(s.id));
   field('product', s.product);
   field('not on disk', s.notOnDiskSince ? `since ${localTime(s.notOnDiskSince)} (${s.notOnDiskSince}); kept by the archive store` : undefined);
   field('archived', s.archived ? `first seen ${s.archived.firstSeen}, last seen ${s.archived.lastSeen}` : undefined);
@@ -158,9 +164,11 @@ function printDetail(s: Session): void {
   field('uploads', s.uploads.length);
   field('scratch', s.scratch.length);
   console.log(`  problems     ${problemTotal(s.problems)}`);
-  for (const p of s.problems) console.log(`    ${p.kind}  ${p.file}${p.line !== undefined ? `:${p.line}` : p.more !== undefined ? ` +${p.more}` : ''}  ${p.message}`);
+  for (const p of s.problems) {
+    console.log(terminalText(`    ${p.kind}  ${p.file}${p.line !== undefined ? `:${p.line}` : p.more !== undefined ? ` +${p.more}` : ''}  ${p.message}`));
+  }
   for (const sh of discovery.shadowed.filter((x) => x.id === s.id)) {
-    console.log(`  shadowed     a copy in ${sh.shadowed.product} (${sh.shadowed.root})`);
+    console.log(terminalText(`  shadowed     a copy in ${sh.shadowed.product} (${sh.shadowed.root})`));
   }
   console.log('');
 }
