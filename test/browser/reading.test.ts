@@ -55,6 +55,40 @@ describe.skipIf(!hasChromium())('reading at 390 px in the browser', () => {
     }
   });
 
+  it('keeps /report/ and the audit views on a phone: no sideways scroll, session ids whole, badges broken at hyphens only', async () => {
+    const { context, close } = await launchBrowser();
+    try {
+      const page = await context.newPage();
+      await page.setViewportSize({ width: 390, height: 844 });
+      const problems: string[] = [];
+      let ids = 0;
+      for (const url of ['/report/', '/audit/', '/audit/commands/', '/audit/errors/', '/audit/files/']) {
+        await page.goto(`${server.origin}${url}`);
+        const width = await page.evaluate(() => document.documentElement.scrollWidth);
+        if (width > 390) problems.push(`${url}: ${width} px wide`);
+        const found = await page.evaluate(() => {
+          const out: string[] = [];
+          // An 8-character id cut over two lines ("8603314" / "4") has two line boxes.
+          const links = [...document.querySelectorAll<HTMLElement>('.report-table td > a.mono')];
+          for (const a of links) if (a.getClientRects().length > 1) out.push(`id ${a.textContent} split`);
+          for (const b of document.querySelectorAll<HTMLElement>('.report-table .badge')) {
+            // At most one line per hyphen-separated part: password-assignment broke after every letter.
+            const line = parseFloat(getComputedStyle(b).lineHeight) || 20;
+            const lines = Math.round(b.getBoundingClientRect().height / line);
+            if (lines > (b.textContent ?? '').split('-').length) out.push(`badge ${b.textContent} in ${lines} lines`);
+          }
+          return { out, ids: links.length };
+        });
+        ids += found.ids;
+        problems.push(...found.out.map((p) => `${url}: ${p}`));
+      }
+      expect(ids).toBeGreaterThan(0);
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
   it('moves focus to the conversation from the skip link', async () => {
     const { context, close } = await launchBrowser();
     try {
