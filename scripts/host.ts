@@ -197,6 +197,9 @@ while (!(await accepts(settings.address, port))) {
   await new Promise((r) => setTimeout(r, 100));
 }
 if (child.exitCode === null && !stopping) {
+  if (!htpasswd && !['127.0.0.1', '::1', 'localhost'].includes(settings.address)) {
+    console.error(`agy-archive host: !!! ${settings.address} without --auth: anyone who reaches this machine reads every session of the archive. Put a login in front (README, "A login in front").`);
+  }
   const shown = settings.address === '0.0.0.0' || settings.address === '::' ? 'localhost' : settings.address;
   console.log(
     `agy-archive host: ${server} serves ${siteDir} at http://${listenAddress(shown, port)}${builtBase}` +
