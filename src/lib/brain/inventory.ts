@@ -4,6 +4,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import path from 'node:path';
+import { boundNesting, nestingMessage } from './nesting.ts';
 import {
   decodeText,
   fileSize,
@@ -291,7 +292,12 @@ async function readJsonObject(sfs: SessionFs, entry: SafeEntry): Promise<Record<
   if (text === undefined) return undefined;
   try {
     const obj = asObject(JSON.parse(text));
-    if (obj) return obj;
+    if (obj) {
+      // Bounded like a transcript line (nesting.ts): a side file nested 5,000 deep would stop every step after it.
+      const cuts = boundNesting(obj);
+      if (cuts.length > 0) sfs.problems.push({ kind: 'too-deep', sessionId: sfs.sessionId, file: rel, message: nestingMessage(undefined, cuts) });
+      return obj;
+    }
   } catch {
     // reported below
   }

@@ -13,6 +13,7 @@
  * - A recurring schedule sends one message per firing, titled `<summary>: Cron trigger #K`: in 86033144 task-4215
  *   fired 229 times and task-4252 226 times. Those are notices, counted, not 455 rows.
  */
+import { MAX_NESTING, nestingDepth } from '../brain/nesting.ts';
 import type { Message, Step, TaskLog } from '../brain/types.ts';
 import type { ToolCallView } from '../turns/types.ts';
 import { threadOrder } from '../audit/thread.ts';
@@ -121,7 +122,9 @@ export function messageTool(m: Message): { conversationId?: string; stepIndex?: 
   let args: Record<string, unknown> | undefined;
   if (typeof call?.argumentsJson === 'string') {
     try {
-      args = record(JSON.parse(call.argumentsJson));
+      const parsed: unknown = JSON.parse(call.argumentsJson);
+      // Within the nesting the archive keeps (brain/nesting.ts); deeper, the message's raw JSON still holds them.
+      args = nestingDepth(parsed) <= MAX_NESTING ? record(parsed) : undefined;
     } catch {
       args = undefined;
     }
