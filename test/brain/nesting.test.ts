@@ -13,6 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { discoverSessions, readSession, type Session } from '../../src/lib/brain/index.ts';
 import { boundNesting, jsonText, MAX_NESTING, nestingDepth } from '../../src/lib/brain/nesting.ts';
 import { readSessionRows } from '../../src/lib/archive/pipeline.ts';
+import { decodeStep } from '../../src/lib/brain/conversation-db/fields.ts';
+import { stepRow } from './conversation-db-fixture.ts';
 import { where } from './helpers.ts';
 
 const nested = (depth: number, inner = '1') => `${'['.repeat(depth)}${inner}${']'.repeat(depth)}`;
@@ -97,5 +99,15 @@ describe('a session whose tool call nests 5,000 levels deep', () => {
       expect(rows.steps.map((r) => r.key), ref.id).toEqual(['0', '1', '2']);
       expect(rows.session.problems.map((p) => p.kind), ref.id).toEqual(['too-deep']);
     }
+  });
+});
+
+describe('a call in the conversation database whose arguments nest 5,000 deep', () => {
+  it('keeps the arguments as the JSON text the database holds', () => {
+    const args = `{"CommandLine":"echo hi","Deep":${nested(5_000)}}`;
+    const { payload, metadata } = stepRow({ idx: 1, type: 15, status: 3, source: 2, created: '2026-06-18T13:31:58.500Z', body: [20, [[1, 'Running it.'], [7, [[1, 'c1'], [2, 'run_command'], [3, args]]]]] });
+    const step = decodeStep({ idx: 1, step_type: 15, status: 3, step_payload: payload, metadata });
+    expect(step.toolCalls).toEqual([{ name: 'run_command', args: { arguments: args }, truncatedArgs: [] }]);
+    expect(() => v8.serialize(step)).not.toThrow();
   });
 });

@@ -4,6 +4,7 @@
  * `../shared/real-db/` by joining them to the transcripts of the same conversations (README there, sections 2–3).
  * Numbers are written `a.b.c` (field c inside b inside a). Nothing outside this module names a field number.
  */
+import { MAX_NESTING, nestingDepth } from '../nesting.ts';
 import type { ModelCall, PromptBreakdown, StepDbFacts, ToolCall } from '../types.ts';
 import { MalformedBlob, ProtoMessage } from './wire.ts';
 
@@ -95,7 +96,9 @@ function toolCall(msg: ProtoMessage): ToolCall | undefined {
   if (json !== undefined && json !== '') {
     try {
       const parsed: unknown = JSON.parse(json);
-      args = parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : { arguments: parsed };
+      // Nested past what the archive keeps as structure (nesting.ts): the arguments as the text the database holds.
+      if (nestingDepth(parsed) > MAX_NESTING) args = { arguments: json };
+      else args = parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : { arguments: parsed };
     } catch {
       args = { arguments: json };
     }
