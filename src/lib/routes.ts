@@ -235,6 +235,18 @@ export async function artifactPaths() {
   );
 }
 
+/** `/sessions/<id>/artifacts/<slug>/versions/<n>/`: one page per entry of an artifact's history, when it has two or more. */
+export async function artifactVersionPaths() {
+  const { artifacts } = await collections();
+  return (await renderedSessions()).flatMap((session) =>
+    (artifacts.get(session.id) ?? [])
+      .filter((artifact: ArtifactRow) => artifact.history > 1)
+      .flatMap((artifact: ArtifactRow) =>
+        Array.from({ length: artifact.history }, (_, i) => ({ params: { id: session.id, slug: artifact.slug, n: String(i + 1) }, props: { session, artifact, n: i + 1 } })),
+      ),
+  );
+}
+
 /** `/sessions/<id>/steps/<key>/<field>.txt` for the step fields too long for their page. */
 export async function longTextPaths() {
   const { steps } = await collections();

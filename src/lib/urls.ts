@@ -62,6 +62,8 @@ export const urls = {
   /** The whole text of a step field too long for its page (`content`, `thinking`, `output`, `content-md`). */
   stepText: (id: string, key: string, field: string): string => sessionFile(id, 'steps', key, `${field}.txt`),
   artifact: (id: string, slug: string): string => sessionPage(id, 'artifacts', slug),
+  /** One version of an artifact's history (`n` from 1, oldest first): its diff from the one before and its text. */
+  artifactVersion: (id: string, slug: string, n: number): string => sessionPage(id, 'artifacts', slug, 'versions', String(n)),
   /** A published upload (`served` is the `<n>.<ext>` file name from the summary). */
   upload: (id: string, served: string): string => sessionFile(id, 'uploads', served),
   /** A published image of the browser subagent's trail (`served` from the summary's `browserTrail`). */

@@ -56,7 +56,7 @@ import { newestSessionFirst } from '../lib/archive/order.ts';
 // 14: one "files changed" (turns/file-changes.ts): an edit that did not fail; file rows marked `failed` with a message.
 // 15: how it ended from the last turn (turns/ending.ts, `endingKind`); calls of overview.txt marked `resultNotLogged`.
 // 16: the files a session changed, once each (`audit.changedFiles`, turns/file-history.ts).
-export const LOADER_VERSION = 'brain-loader-16';
+export const LOADER_VERSION = 'brain-loader-17';
 
 /** Id of the one entry of the `archive` collection. */
 export const ARCHIVE_ENTRY_ID = 'archive';

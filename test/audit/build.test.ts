@@ -86,11 +86,20 @@ describe('audit views in the demo build', () => {
     }
   });
 
-  it('shows an artifact history with a diff between consecutive versions', () => {
-    const html = page('/sessions/04c6284a-930e-444f-982e-37e931b8daf3/artifacts/task.md/');
+  it('shows an artifact history with a diff between consecutive versions, one version a page', () => {
+    const base = '/sessions/04c6284a-930e-444f-982e-37e931b8daf3/artifacts/task.md/';
+    const html = page(base);
     expect(textOf(html)).toContain('History');
-    expect(textOf(html)).toContain('version 0');
     expect(html).toMatch(/class="[^"]*diff-add/);
+    // One diff on the artifact's page (its latest change), every version's on a page of its own.
+    expect(html.match(/class="version-panel/g)).toHaveLength(1);
+    const versions = [...html.matchAll(/<a class="version-tab" href="([^"]+)"/g)].map((m) => m[1]);
+    expect(versions.length).toBeGreaterThan(1);
+    versions.forEach((href, i) => expect(href).toBe(`${base}versions/${i + 1}/`));
+    const first = page(`${base}versions/1/`);
+    expect(textOf(first)).toContain('1. version 0');
+    expect(textOf(first)).toContain('The first version in full');
+    expect(textOf(page(`${base}versions/2/`))).toMatch(/2\. /);
   });
 
   it('writes /sessions.json with every session and a working url', () => {

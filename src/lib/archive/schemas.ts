@@ -184,6 +184,8 @@ export const ArtifactRowSchema = z.object({
   artifactType: z.string().optional(),
   /** Number of `.resolved*` versions. */
   versions: z.number(),
+  /** Entries of its history (`audit/history.ts`: the versions, then the current document when it differs): one page each. */
+  history: z.number(),
 });
 
 /** A file the user uploaded; only raster images get a URL. */

@@ -2,6 +2,7 @@
  * Turn a read (and redacted) session into the lean rows the content store keeps: header fields, one row per step
  * and one per artifact, never a step body. Bodies are read again by id at render time (see `detail.ts`).
  */
+import { artifactHistory } from '../audit/history.ts';
 import type { BrowserFile, Session, Step, Upload } from '../brain/types.ts';
 import { RASTER_EXTENSIONS } from '../brain/index.ts';
 import type { Redaction } from '../redact/index.ts';
@@ -67,6 +68,7 @@ export function summariseSession(session: Session, redactions: Redaction[], reda
     updatedAt: a.metadata?.updatedAt,
     artifactType: a.metadata?.artifactType,
     versions: a.versions.length,
+    history: artifactHistory(a).length,
   }));
   const uploads: UploadRow[] = session.uploads.map((u, i) => ({
     file: u.file,
