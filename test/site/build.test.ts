@@ -285,6 +285,48 @@ describe('reader cases under ARCHIVE_BASE', () => {
     expect(textOf(readPage(build.outDir, `/sessions/${id}/artifacts/browser~scratchpad_ab12cd34.md/`) ?? '')).toContain('open the login page');
   });
 
+  it("shows the browser subagent's task and screenshot at its call in the conversation (issue 28: the row was blank)", () => {
+    const id = '00000000-0000-4000-8000-000000000070';
+    const page = readPage(build.outDir, `/sessions/${id}/`) ?? '';
+    // The call's item: its row, then what it made and the trail at its steps, up to the next item of the turn.
+    const row = page.match(/<details class="call k-other" id="call-1\.0"[\s\S]*?(?=<div class="item |<\/section>)/)?.[0] ?? '';
+    expect(textOf(row.match(/<summary>[\s\S]*?<\/summary>/)?.[0] ?? '')).toContain('Checking the login page');
+    expect(row).toContain(`src="${BASE}sessions/${id}/browser/media_${id}_1782900030200.png"`);
+  });
+
+  it('says how each ending case ended, in the header and on the home card (issue 28 point 1)', () => {
+    const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+    const noReply = 'The last request (turn 2) got no reply; the log ends at step 9, run_command `git push origin main`, with no result recorded.';
+    expect(textOf(readPage(build.outDir, `/sessions/${id(150)}/`) ?? '')).toContain(`How it ended: ${noReply}`);
+    expect(textOf(readPage(build.outDir, '/') ?? '')).toContain(noReply);
+    expect(textOf(readPage(build.outDir, `/sessions/${id(151)}/`) ?? '')).toMatch(/How it ended: The last request \(turn 1\) got no reply; .* failed: exit 1 · Move-Item : Cannot create a file when that file already exists\./);
+  });
+
+  it('says why each call of failure-rows failed, once, with identical retries one row (issue 28 point 3)', () => {
+    const page = readPage(build.outDir, '/sessions/00000000-0000-4000-8000-000000000152/') ?? '';
+    const whys = [...page.matchAll(/<span class="call-why"[^>]*>([\s\S]*?)<\/span>/g)].map((m) => textOf(m[1] ?? ''));
+    expect(whys[0]).toBe("The token '&&' is not a valid statement separator in this version.");
+    expect(whys[1]).toMatch(/^FullyQualifiedErrorId: CommandNotFoundException/);
+    expect(whys.join('\n')).not.toMatch(/~~~/);
+    expect(page).toContain('unreadable characters as in the source record');
+    // Three identical failed reads: one row, three steps linked, each step still an anchor.
+    expect(page.match(/failed ×3/g)).toHaveLength(1);
+    expect(whys.filter((w) => w.includes('run_autonomous_scanner.py: The system cannot find the file specified.'))).toHaveLength(1);
+    for (const key of ['7', '9', '11']) expect(page).toContain(`id="step-${key}"`);
+  });
+
+  it('says a call of overview.txt has no result in that log, and its cut values in words (issue 28)', () => {
+    const page = readPage(build.outDir, '/sessions/00000000-0000-4000-8000-000000000060/') ?? '';
+    const conversation = (page.match(/<div class="turn-body"[\s\S]*?<\/section>/g) ?? []).join('\n');
+    expect(conversation).not.toBe('');
+    expect(conversation).toContain('result not logged');
+    expect(conversation).not.toMatch(/>no result</);
+    expect(conversation).not.toContain('&lt;truncated');
+    expect(textOf(conversation)).toContain('the log kept no more: 2,779 more bytes were cut');
+    expect(textOf(page)).toContain('Model: Gemini 3 Flash');
+    expect(textOf(page)).not.toContain('Model switched');
+  });
+
   it('gives an artifact in a sub-folder its own page beside a root one of a like name (fixtures/cases/subfolder-artifact)', () => {
     const id = '00000000-0000-4000-8000-000000000071';
     expect(textOf(readPage(build.outDir, `/sessions/${id}/artifacts/docs~README.md/`) ?? '')).toContain('How to run it.');

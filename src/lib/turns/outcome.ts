@@ -309,8 +309,11 @@ export function outcomeOf(call: ToolCall, result: Step | undefined, short: PathS
       break;
     }
     default: {
-      const main = str(call.args.ToolName) ?? str(call.args.Prompt) ?? str(call.args.Query);
-      if (main) o.target = main;
+      // A browser_subagent call names its work in TaskName and states it in Task (real b1966f3f step 52): its row
+      // said only "browser_subagent".
+      const main = str(call.args.ToolName) ?? str(call.args.TaskName) ?? str(call.args.Task) ?? str(call.args.Prompt) ?? str(call.args.Query);
+      const target = call.name === 'browser_subagent' ? (str(call.args.Task) ?? main) : main;
+      if (target) o.target = target;
       line = main ? flat(main, 120) : call.name;
     }
   }
