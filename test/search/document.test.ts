@@ -16,7 +16,7 @@ function step(key: string, type: string, fields: Partial<Step> = {}): Step {
 const rows: DocumentRow[] = [
   { key: '1', turn: 1, type: 'USER_INPUT', status: 'DONE', tools: [], summary: '', error: false, createdAt: '2026-03-12T07:01:00Z' },
   { key: '2', turn: 1, type: 'PLANNER_RESPONSE', status: 'DONE', tools: ['run_command'], summary: '', error: true, model: 'Gemini 3.1 Pro', outcome: { kind: 'command', status: 'failed', line: 'npm test · exit 1', target: 'npm test' } },
-  { key: '3', turn: 1, type: 'RUN_COMMAND', status: 'DONE', tools: [], summary: '', error: true, answers: '2', outcome: { kind: 'command', status: 'failed', line: 'npm test · exit 1', target: 'npm test' } },
+  { key: '3', turn: 1, type: 'RUN_COMMAND', status: 'DONE', tools: [], summary: '', error: true, failure: 'call', answers: '2', outcome: { kind: 'command', status: 'failed', line: 'npm test · exit 1', target: 'npm test' } },
   { key: '4', turn: 2, type: 'USER_INPUT', status: 'DONE', tools: [], summary: '', error: false },
 ];
 const steps = new Map<string, Step>([
@@ -72,8 +72,18 @@ describe('searchDocument', () => {
   it("carries every filter value of the turn's steps", () => {
     expect(doc1().filters).toMatchObject({
       product: ['antigravity'], workspace: ['/code/api'], 'session kind': ['top-level'],
-      'step type': ['USER_INPUT', 'PLANNER_RESPONSE', 'RUN_COMMAND'], tool: ['run_command'], model: ['Gemini 3.1 Pro'], outcome: ['failed'],
+      'step type': ['USER_INPUT', 'PLANNER_RESPONSE', 'RUN_COMMAND'], tool: ['run_command'], model: ['Gemini 3.1 Pro'], outcome: ['failed call'],
     });
+  });
+
+  it('files a turn by the one failure count: an agent error is not a failed call', () => {
+    const agentRows: DocumentRow[] = [
+      { key: '1', turn: 1, type: 'USER_INPUT', status: 'DONE', tools: [], summary: '', error: false },
+      { key: '2', turn: 1, type: 'ERROR_MESSAGE', status: 'DONE', tools: [], summary: '', error: true, failure: 'agent' },
+    ];
+    const [group] = searchDocumentGroups(agentRows);
+    const doc = searchDocument({ session, subagent: false, group: group!, rows: new Map(agentRows.map((r) => [r.key, r])), steps: new Map(), first: true, turnUrl: '/t/', stepsUrl: '/s/' });
+    expect(doc.filters.outcome).toEqual(['agent error']);
   });
 
   it('writes its text as text: markup in a transcript is never markup in the document', () => {

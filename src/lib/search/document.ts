@@ -292,7 +292,10 @@ export function searchDocument(input: DocumentInput): SearchDocument {
     add(filters, 'status', row.status);
     add(filters, 'model', row.model);
     for (const tool of row.tools) add(filters, 'tool', tool);
-    if (row.error || row.outcome?.status === 'failed') add(filters, 'outcome', 'failed');
+    // One count (turns/failures.ts): a turn is filed under `failed call` for a call whose result failed, under
+    // `agent error` for an error step that answers no call. `failed` took every error step, agent errors too.
+    if (row.failure === 'call' || (row.tools.length > 0 && row.outcome?.status === 'failed')) add(filters, 'outcome', 'failed call');
+    if (row.failure === 'agent') add(filters, 'outcome', 'agent error');
     if (row.outcome?.bypass) add(filters, 'outcome', 'outside sandbox');
     const call = row.answers !== undefined ? rows.get(row.answers) : undefined;
     const answeredTool = call?.tools[0];

@@ -13,6 +13,8 @@ export interface StepForSearch {
   tools: string[];
   summary: string;
   error: boolean;
+  /** What the step counts as (`turns/failures.ts` `stepFailure`): the result of a failed call, or an agent error. */
+  failure?: 'call' | 'agent';
   answers?: string;
   outcome?: { kind: string; status: string; line: string; target?: string; bypass?: boolean };
 }
