@@ -6,7 +6,7 @@
  * base, and search in Chromium through the server. A missing server is skipped loudly (never in CI).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -54,10 +54,22 @@ function metaPolicies(html: string): { csp: string | undefined; referrer: string
 }
 
 let build: SharedBuild;
+/** The site as served: through a folder whose name has spaces, with a TMPDIR that has them too (both servers quote). */
+let spaced: string;
+let served: string;
+let hostEnv: Record<string, string>;
 beforeAll(async () => {
   if (!SERVERS.some((s) => installed(s.name))) return;
   build = await hostedBuild();
   expect(build.code, build.output.slice(-3000)).toBe(0);
+  spaced = mkdtempSync(path.join(os.tmpdir(), 'agy host space '));
+  served = path.join(spaced, 'the site');
+  symlinkSync(build.outDir, served);
+  mkdirSync(path.join(spaced, 'tmp dir'));
+  hostEnv = { TMPDIR: path.join(spaced, 'tmp dir') };
+});
+afterAll(() => {
+  if (spaced) rmSync(spaced, { recursive: true, force: true });
 });
 
 for (const server of SERVERS) {
@@ -67,7 +79,7 @@ for (const server of SERVERS) {
     const file = (rel: string) => readFileSync(path.join(build.outDir, rel));
 
     beforeAll(async () => {
-      hosted = await startHost(build.outDir, ['--server', server.name]);
+      hosted = await startHost(served, ['--server', server.name], hostEnv);
     });
     afterAll(async () => {
       await hosted?.stop();
@@ -185,7 +197,7 @@ describe.skipIf(!installed('htpasswd'))('npm run host -- --auth (an htpasswd log
 
   for (const server of SERVERS) {
     it.skipIf(!installed(server.name))(`${server.name}: 401 without credentials or with a wrong password, the site with them`, async () => {
-      const hosted = await startHost(build.outDir, ['--server', server.name, '--auth', path.join(dir, 'users')]);
+      const hosted = await startHost(served, ['--server', server.name, '--auth', path.join(dir, 'users')], hostEnv);
       try {
         const session = readdirSync(path.join(build.outDir, 'sessions'))[0]!;
         const index = readdirSync(path.join(build.outDir, 'pagefind', 'index'))[0]!;

@@ -92,6 +92,8 @@ export function nginxMainConfig(options: {
     '    default_type application/octet-stream;',
     '    types { application/javascript mjs; application/manifest+json webmanifest; }',
     '    access_log off;',
+    // A missing page is answered with the site's 404 page; as an error line on the terminal it is only noise.
+    '    log_not_found off;',
     '    sendfile on;',
     ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `    ${t}_temp_path ${inRun(`${t}-temp`)};`),
     `    include ${nginxString(options.siteConfig)};`,
