@@ -64,13 +64,17 @@ export interface Hosted {
   stop: () => Promise<void>;
 }
 
-/** Start `scripts/host.ts` over `siteDir` with `args`; resolves once it says it serves (rejects if it exits first). */
-export async function startHost(siteDir: string, args: string[], env: Record<string, string> = {}): Promise<Hosted> {
+/**
+ * Start `scripts/host.ts` over `siteDir` (`--out`; undefined: as `env` says, ARCHIVE_OUT_DIR) with `args`; resolves
+ * once it says it serves (rejects if it exits first).
+ */
+export async function startHost(siteDir: string | undefined, args: string[], env: Record<string, string> = {}): Promise<Hosted> {
   const port = await freePort();
   const childEnv: NodeJS.ProcessEnv = { ...process.env };
   delete childEnv.ARCHIVE_BASE;
+  delete childEnv.ARCHIVE_OUT_DIR;
   Object.assign(childEnv, env);
-  const child: ChildProcess = spawn(process.execPath, [path.join(projectRoot, 'scripts', 'host.ts'), '--port', String(port), '--out', siteDir, ...args], {
+  const child: ChildProcess = spawn(process.execPath, [path.join(projectRoot, 'scripts', 'host.ts'), '--port', String(port), ...(siteDir ? ['--out', siteDir] : []), ...args], {
     cwd: projectRoot,
     env: childEnv,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -197,7 +197,8 @@ describe.skipIf(!installed('htpasswd'))('npm run host -- --auth (an htpasswd log
 
   for (const server of SERVERS) {
     it.skipIf(!installed(server.name))(`${server.name}: 401 without credentials or with a wrong password, the site with them`, async () => {
-      const hosted = await startHost(served, ['--server', server.name, '--auth', path.join(dir, 'users')], hostEnv);
+      // The site as ARCHIVE_OUT_DIR names it (no --out), as `npm run build` wrote it.
+      const hosted = await startHost(undefined, ['--server', server.name, '--auth', path.join(dir, 'users')], { ...hostEnv, ARCHIVE_OUT_DIR: served });
       try {
         const session = readdirSync(path.join(build.outDir, 'sessions'))[0]!;
         const index = readdirSync(path.join(build.outDir, 'pagefind', 'index'))[0]!;
