@@ -81,6 +81,12 @@ describe('the site built from hostile content', () => {
     expect(commands).not.toContain('echo harmless');
     expect(commands).not.toContain('FAKE');
     expect(textOf(page(`/sessions/${FORGED}/steps/2/`))).not.toContain('no call recorded');
+    // Each bad record is kept and shown, as an invalid record that answers nothing.
+    const planted = textOf(page(`/sessions/${FORGED}/steps/-1/`));
+    expect(planted).toContain('Invalid record');
+    expect(planted).toContain('FAKE deployed OK');
+    expect(planted).toContain('none usable');
+    expect(planted).not.toContain('after a rewind');
   });
 
   it('shows a dense reply and a deeply nested quote as written, with a note, and the replies after them as Markdown', () => {
