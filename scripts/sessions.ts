@@ -18,7 +18,7 @@ import { readSessionOrPlaceholder } from '../src/lib/archive/unreadable.ts';
 import { StoreError } from '../src/lib/store/schema.ts';
 import { redactSession, redactionEnabledFromEnv } from '../src/lib/redact/index.ts';
 import { terminalText } from '../src/lib/terminal-text.ts';
-import { sessionUsage, type SessionUsage } from '../src/lib/turns/usage.ts';
+import { callsWords, promptWords, sessionUsage, tokenWords, type SessionUsage } from '../src/lib/turns/usage.ts';
 
 const args = process.argv.slice(2);
 const json = args.includes('--json');
@@ -93,11 +93,6 @@ function withUsage(usage: SessionUsage | undefined): { usage?: SessionUsage } {
   return usage ? { usage } : {};
 }
 
-/** `1,234,567` (grouping fixed, whatever the locale). */
-function count(n: number): string {
-  return n.toLocaleString('en-US');
-}
-
 /** Local time as the reader's machine shows it, minute precision. */
 function localTime(iso: string): string {
   const d = new Date(iso);
@@ -151,10 +146,10 @@ function printDetail(s: Session): void {
   field('steps', `${m.stepCount} (${m.toolCallCount} tool calls, ${m.errorCount} errors)`);
   const usage = sessionUsage(s);
   if (usage) {
-    field('tokens', `${count(usage.calls)} model calls: ${count(usage.input)} input, ${count(usage.cache_read)} cache-read, ${count(usage.output)} output (${count(usage.thinking)} thinking)`);
-    for (const [model, u] of Object.entries(usage.by_model))
-      field('', `  ${model}: ${count(u.calls)} calls, ${count(u.input)} input, ${count(u.cache_read)} cache-read, ${count(u.output)} output (${count(u.thinking)} thinking)`);
+    field('tokens', `${callsWords(usage.calls)}: ${tokenWords(usage)}`);
+    for (const [model, u] of Object.entries(usage.by_model)) field('', `  ${model}: ${callsWords(u.calls)}: ${tokenWords(u)}`);
   }
+  if (s.conversation?.prompt) field('last prompt', promptWords(s.conversation.prompt));
   if (s.conversation) field('database', `${s.conversation.file}${s.conversation.withWal ? ' with its -wal' : ''}, ${s.conversation.stepRows} steps`);
   field('mentions', m.mentionedFiles.join(', '));
   field('transcripts', s.transcriptFiles.join(', ') || 'none');

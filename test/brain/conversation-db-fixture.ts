@@ -63,7 +63,7 @@ export function stepRow(s: FixtureStep): { payload: Uint8Array; metadata: Uint8A
     [3, s.source],
     [12, 'exec-1'],
     [20, [[2, s.idx]]],
-    ...(s.history ?? [[s.status, s.created]]).map(([st, at]): [number, Fields] => [26, [[1, st], [2, ts(at)]]]),
+    [26, (s.history ?? [[s.status, s.created]]).map(([st, at]): [number, Fields] => [1, [[1, st], [2, ts(at)]]])],
   ];
   const meta = encode(metadata);
   const payload: Fields = [

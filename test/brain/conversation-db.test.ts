@@ -330,6 +330,12 @@ describe.skipIf(realDb === '')('the real databases of ../shared/real-db', () => 
     expect(d090.conversation!.withWal).toBe(false);
     expect(d090.steps.find((s) => s.index === 126)!.db!.status).toBe('GENERATING');
     expect(d090.steps.find((s) => s.index === 128)!.db).toBeUndefined();
+    // Status histories as README §2.2 counts them: replies 8,3; commands waiting for permission 1,9,2,3.
+    const e853 = sessions.get('e853036a')!;
+    expect(e853.steps.find((s) => s.index === 2)!.db!.statusHistory.map((h) => h.status)).toEqual(['GENERATING', 'DONE']);
+    const histories = [...sessions.values()].flatMap((s) => s.steps.filter((st) => st.db).map((st) => st.db!.statusHistory.map((h) => h.status).join(',')));
+    expect(histories.filter((h) => h === 'PENDING,WAITING,RUNNING,DONE')).toHaveLength(96);
+    expect(histories.filter((h) => h === 'GENERATING,DONE')).toHaveLength(301);
     // e853036a reads its WAL: 111 steps, 104 without it.
     expect(sessions.get('e853036a')!.conversation).toMatchObject({ withWal: true, stepRows: 111 });
   });

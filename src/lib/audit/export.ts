@@ -28,7 +28,7 @@ import { recordedCall } from '../conversation/view.ts';
 import { sessionTurns, type SessionTurns } from '../turns/index.ts';
 import { failureWords, isFailedOrphan, sessionFailureCounts } from '../turns/failures.ts';
 import { filesChangedWords } from '../turns/file-changes.ts';
-import type { TokenCounts } from '../turns/usage.ts';
+import { callsWords, promptWords, tokenWords, type TokenCounts } from '../turns/usage.ts';
 import { escapeHtml } from '../render/escape.ts';
 import { anchors, urls } from '../urls.ts';
 import { EXPORT_CSP } from '../site-policy.ts';
@@ -283,6 +283,8 @@ export function renderSessionExport(summary: SessionSummary, session: Session, o
     ['Started', `${s.localTime ? `${s.localTime} (local, as recorded) · ` : ''}${formatUtc(s.createdAt)}`],
     ['Duration', s.durationMs !== undefined ? formatDuration(s.durationMs) : undefined],
     ['Steps', `${plural(built.turns.filter((t) => t.number > 0).length, 'turn')}, ${plural(s.stepCount, 'step')}, ${plural(s.toolCallCount, 'tool call')}, ${filesChangedWords(s.conversation?.filesChanged ?? 0)}, ${failureWords.failedCalls(failures.failedCalls)}${failures.agentErrors > 0 ? `, ${failureWords.agentErrors(failures.agentErrors)}` : ''}`],
+    ['Tokens', s.usage ? `${callsWords(s.usage.calls)}: ${tokenWords(s.usage)}${Object.keys(s.usage.by_model).length > 0 ? `; by model: ${Object.entries(s.usage.by_model).map(([m, u]) => `${m}: ${callsWords(u.calls)}, ${tokenWords(u)}`).join('; ')}` : ''}` : undefined],
+    ['Last prompt', session.conversation?.prompt ? `${promptWords(session.conversation.prompt)} (its text is not published)` : undefined],
     ['How it ended', s.ending],
     ['Redaction', s.redacted ? 'secrets redacted' : 'OFF: secrets shown as recorded'],
   ];

@@ -4,6 +4,7 @@
  */
 import { saneIso } from '../brain/dates.ts';
 import { UNKNOWN_MODEL } from '../turns/models.ts';
+import { emptyCounts, type TokenCounts } from '../turns/usage.ts';
 import type { SessionSummary, StepRow } from '../archive/schemas.ts';
 import type { Datum } from './charts.ts';
 
@@ -30,6 +31,14 @@ export const LENGTH_BUCKETS: [number, string][] = [
   [Number.POSITIVE_INFINITY, 'over 5,000'],
 ];
 
+function addCounts(into: TokenCounts, u: TokenCounts): void {
+  into.calls += u.calls;
+  into.input += u.input;
+  into.cache_read += u.cache_read;
+  into.output += u.output;
+  into.thinking += u.thinking;
+}
+
 /** Everything `/stats/` shows. */
 export interface ArchiveStats {
   sessions: number;
@@ -47,6 +56,16 @@ export interface ArchiveStats {
   models: Datum[];
   products: Datum[];
   lengths: Datum[];
+  /**
+   * Tokens of every model call of the sessions with a conversation database (`turns/usage.ts`): the totals, per
+   * model (most tokens first) and per time unit of the request (input read, uncached plus cache-read; output).
+   * `usageSessions` is how many sessions had a database.
+   */
+  usage: TokenCounts;
+  usageSessions: number;
+  usageByModel: Array<TokenCounts & { model: string }>;
+  tokensReadPer: Datum[];
+  tokensWrittenPer: Datum[];
 }
 
 /** The UTC day of a time the archive places (dates.ts): a step of year 275760 is in no day and no chart. */
@@ -120,7 +139,26 @@ export function archiveStats(sessions: readonly SessionSummary[]): ArchiveStats 
   let toolCalls = 0;
   let failedCalls = 0;
   let agentErrors = 0;
+  const usage = emptyCounts();
+  let usageSessions = 0;
+  const usageByModel = new Map<string, TokenCounts>();
+  const readPerDay = new Map<string, number>();
+  const writtenPerDay = new Map<string, number>();
   for (const s of sessions) {
+    if (s.usage) {
+      usageSessions++;
+      addCounts(usage, s.usage);
+      for (const [model, u] of Object.entries(s.usage.by_model)) {
+        const into = usageByModel.get(model) ?? emptyCounts();
+        addCounts(into, u);
+        usageByModel.set(model, into);
+      }
+      for (const [d, u] of Object.entries(s.usage.byDay)) {
+        if (!dayKey(d)) continue;
+        add(readPerDay, d, u.input + u.cache_read);
+        add(writtenPerDay, d, u.output);
+      }
+    }
     const day = dayKey(s.createdAt);
     if (day) add(sessionsPerDay, day);
     for (const [d, n] of Object.entries(s.stepDays)) if (dayKey(d)) add(stepsPerDay, d, n);
@@ -138,7 +176,7 @@ export function archiveStats(sessions: readonly SessionSummary[]): ArchiveStats 
     failedCalls += s.conversation?.failedCalls ?? 0;
     agentErrors += s.conversation?.agentErrors ?? 0;
   }
-  const allDays = [...new Set([...sessionsPerDay.keys(), ...stepsPerDay.keys()])].sort();
+  const allDays = [...new Set([...sessionsPerDay.keys(), ...stepsPerDay.keys(), ...readPerDay.keys()])].sort();
   const span = allDays.length > 0 ? daysBetween(allDays[0] as string, allDays[allDays.length - 1] as string) : 0;
   const unit: SeriesUnit = span <= MAX_DAILY_SPAN ? 'day' : span <= MAX_MONTHLY_SPAN * 30.44 ? 'month' : 'year';
   const byUnit = (m: Map<string, number>): Map<string, number> => {
@@ -167,5 +205,12 @@ export function archiveStats(sessions: readonly SessionSummary[]): ArchiveStats 
     models: ranked(models),
     products: ranked(products),
     lengths: LENGTH_BUCKETS.map(([, label]) => ({ label, value: lengths.get(label) ?? 0 })),
+    usage,
+    usageSessions,
+    usageByModel: [...usageByModel]
+      .map(([model, u]) => ({ model, ...u }))
+      .sort((a, b) => b.input + b.cache_read + b.output - (a.input + a.cache_read + a.output) || a.model.localeCompare(b.model)),
+    tokensReadPer: usageSessions > 0 ? series(readPerDay) : [],
+    tokensWrittenPer: usageSessions > 0 ? series(writtenPerDay) : [],
   };
 }

@@ -12,7 +12,7 @@ import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'astro/zod';
 import type { SessionIndexEntry } from '../audit/export.ts';
-import type { ProblemRow, SessionSummary } from '../archive/schemas.ts';
+import { TokenCountsSchema, type ProblemRow, type SessionSummary } from '../archive/schemas.ts';
 
 /** A `/sessions.json` entry as the join reads it: loose (a part built by a newer version may carry more). */
 export const JoinEntrySchema = z.looseObject({
@@ -50,6 +50,8 @@ export const JoinEntrySchema = z.looseObject({
   agentErrors: z.number().nullable().default(null),
   base: z.string(),
   searchBundle: z.string(),
+  usage: TokenCountsSchema.extend({ by_model: z.record(z.string(), TokenCountsSchema) }).optional(),
+  usageByDay: z.record(z.string(), TokenCountsSchema.extend({ by_model: z.record(z.string(), TokenCountsSchema) })).optional(),
 });
 
 /** One part: its folder, its base path (`/team-a/`) and its sessions, as read. */
@@ -214,6 +216,7 @@ export function joinedSummary(s: JoinedSession): SessionSummary {
     ...(s.models ? { models: s.models } : {}),
     ...(s.stepsPerModel ? { stepsPerModel: s.stepsPerModel } : {}),
     stepDays: s.stepDays,
+    ...(s.usage ? { usage: { ...s.usage, byDay: s.usageByDay ?? {} } } : {}),
     ...(s.conversation ? { conversation: s.conversation } : {}),
     ...(s.family ? { family: s.family } : {}),
     ...(s.ending !== null ? { ending: s.ending } : {}),

@@ -89,6 +89,8 @@ export function searchDocumentGroups(rows: readonly GroupRow[], perDocument = ST
 export interface DocumentRow extends StepForSearch, GroupRow {
   status: string;
   model?: string;
+  /** The model calls of the step (conversation database): each one's model is a filter value too. */
+  calls?: readonly { model: string }[];
   createdAt?: string;
   /** For a result step: the key of the step whose call it answers. */
   answers?: string;
@@ -291,6 +293,7 @@ export function searchDocument(input: DocumentInput): SearchDocument {
     add(filters, 'step type', row.type);
     add(filters, 'status', row.status);
     add(filters, 'model', row.model);
+    for (const call of row.calls ?? []) add(filters, 'model', call.model);
     for (const tool of row.tools) add(filters, 'tool', tool);
     // One count (turns/failures.ts): a turn is filed under `failed call` for a call whose result failed, under
     // `agent error` for an error step that answers no call. `failed` took every error step, agent errors too.

@@ -161,3 +161,30 @@ export function usageOfAll(conversations: readonly (ConversationDb | undefined)[
 export function contextPerCall(conversation: ConversationDb | undefined): Array<{ row: number; context: number; model: string }> {
   return (conversation?.calls ?? []).filter((c) => c.hasUsage).map((c) => ({ row: c.row, context: c.input + c.cacheRead, model: callModel(c) }));
 }
+
+/** A token count as the pages write it: `1,523,125` (grouping fixed, whatever the locale). */
+export function tokens(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+/** The one wording of some calls' tokens, for every page, the export and the CLI. */
+export function tokenWords(u: Pick<TokenCounts, 'input' | 'cache_read' | 'output' | 'thinking'>): string {
+  return `${tokens(u.input)} input + ${tokens(u.cache_read)} cache-read, ${tokens(u.output)} output (${tokens(u.thinking)} thinking)`;
+}
+
+/** `1 model call` / `50 model calls`. */
+export function callsWords(n: number): string {
+  return `${tokens(n)} model call${n === 1 ? '' : 's'}`;
+}
+
+/** The last prompt's breakdown in words (`59,070 tokens: system prompt 12,064, tools 15,959, …`); its text is never published. */
+export function promptWords(prompt: NonNullable<ConversationDb['prompt']>): string {
+  const sections = prompt.sections.map((s) => `${s.section.toLowerCase()} ${tokens(s.tokens)}`).join(', ');
+  const total = prompt.totalTokens !== undefined ? `${tokens(prompt.totalTokens)} tokens` : 'tokens not counted';
+  return `${total}${sections ? `: ${sections}` : ''} (${tokens(prompt.tools)} tool definition${prompt.tools === 1 ? '' : 's'}, ${tokens(prompt.messages)} message${prompt.messages === 1 ? '' : 's'})`;
+}
+
+/** A duration in ms as `2.80 s` (calls take seconds; the real median time to first token is 2.36 s). */
+export function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(2)} s`;
+}

@@ -118,8 +118,8 @@ export function decodeStep(row: { idx: number; step_type: number; status: number
   const facts: StepDbFacts = {
     status: statusName(row.status),
     statusCode: row.status,
-    // metadata 26: repeated {1 status, 2 time}: 8,3 for replies, 1,2,3 / 1,9,2,3 for tool steps (README §2.2)
-    statusHistory: (meta?.messages(26) ?? []).map((h) => {
+    // metadata 26 = {repeated 1 {1 status, 2 time}}: 8,3 for replies, 1,2,3 / 1,9,2,3 for tool steps (README §2.2)
+    statusHistory: (meta?.message(26)?.messages(1) ?? []).map((h) => {
       const entry: { status: string; at?: string } = { status: statusName(h.int(1) ?? 0) };
       const at = iso(h.message(2));
       if (at) entry.at = at;
