@@ -21,12 +21,15 @@ function runDir(): string {
 /** A finished shared build. */
 export interface SharedBuild extends BuildSiteResult {
   outDir: string;
+  /** The build's cache (it holds the record that proves the out dir is the build's site). */
+  cacheDir: string;
 }
 
 /** Build `name` with `env` once per test run; every caller gets the same output folder and result. */
 export async function sharedBuild(name: string, env: Record<string, string | undefined>): Promise<SharedBuild> {
   const dir = runDir();
   const outDir = path.join(dir, name, 'dist');
+  const cacheDir = path.join(dir, name, 'cache');
   const lock = path.join(dir, `${name}.lock`);
   const done = path.join(dir, `${name}.result.json`);
   let mine = false;
@@ -37,14 +40,14 @@ export async function sharedBuild(name: string, env: Record<string, string | und
     // Someone else builds it.
   }
   if (mine) {
-    const result = await buildSite({ env, outDir, cacheDir: path.join(dir, name, 'cache') });
+    const result = await buildSite({ env, outDir, cacheDir });
     writeFileSync(done, JSON.stringify(result));
-    return { ...result, outDir };
+    return { ...result, outDir, cacheDir };
   }
   const deadline = Date.now() + 15 * 60_000;
   while (!existsSync(done)) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for the shared build "${name}"`);
     await sleep(500);
   }
-  return { ...(JSON.parse(readFileSync(done, 'utf8')) as BuildSiteResult), outDir };
+  return { ...(JSON.parse(readFileSync(done, 'utf8')) as BuildSiteResult), outDir, cacheDir };
 }

@@ -5,14 +5,15 @@
  * code 0), a file was replaced by the site, and `ARCHIVE_OUT_DIR=~` made a folder named `~` in the project.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { discoveryOptionsFromEnv } from '../../src/lib/brain/index.ts';
 import { siteFolders } from '../../src/lib/build/folders.ts';
 import { buildStoresFromEnv, storePathFromEnv } from '../../src/lib/store/location.ts';
 import { checkBuildFolders, checkOutDir, expandHome } from '../../src/lib/build/out-dir.ts';
+import { recordPublishedSite } from '../../src/lib/build/site-record.ts';
 import { BuildStop } from '../../src/lib/build/stop.ts';
 import { projectRoot } from '../helpers/build-site.ts';
 
@@ -109,6 +110,67 @@ describe('an out dir that is not the tool’s own', () => {
   }, 60_000);
 });
 
+describe('a mark proves nothing alone (the third robustness probe, issue 27)', () => {
+  const site = path.join(work, 'probe-site');
+  let home = '';
+  beforeAll(async () => {
+    home = oneSessionHome();
+    const r = await build({ GEMINI_HOME: home, ARCHIVE_OUT_DIR: site });
+    expect(r.code, r.out).toBe(0);
+  }, 120_000);
+
+  it('a web root that received `cp -a dist/.`, beside its .git/, CNAME and otherapp/, is refused and kept whole', async () => {
+    const webRoot = path.join(work, 'www');
+    mkdirSync(path.join(webRoot, '.git'), { recursive: true });
+    writeFileSync(path.join(webRoot, '.git', 'HEAD'), 'ref: refs/heads/main\n');
+    writeFileSync(path.join(webRoot, 'CNAME'), 'archive.example.org\n');
+    mkdirSync(path.join(webRoot, 'otherapp'));
+    writeFileSync(path.join(webRoot, 'otherapp', 'index.html'), '<html>other</html>\n');
+    cpSync(`${site}/.`, webRoot, { recursive: true, preserveTimestamps: true });
+    const before = contents(webRoot);
+    const r = await build({ GEMINI_HOME: home, ARCHIVE_OUT_DIR: webRoot });
+    expect(r.code, r.out).toBe(2);
+    expect(r.out).toContain('holds files that are not a site this tool built');
+    expect(r.out).toContain('mark names no build recorded for this folder');
+    expect(contents(webRoot)).toEqual(before);
+  }, 120_000);
+
+  it('`touch ~/stuff/.agy-archive-build` beside Documents/thesis.txt: refused, nothing removed', async () => {
+    const stuff = path.join(work, 'stuff');
+    mkdirSync(path.join(stuff, 'Documents'), { recursive: true });
+    writeFileSync(path.join(stuff, 'Documents', 'thesis.txt'), 'chapter one\n');
+    writeFileSync(path.join(stuff, '.agy-archive-build'), '');
+    const before = contents(stuff);
+    const r = await build({ GEMINI_HOME: home, ARCHIVE_OUT_DIR: stuff });
+    expect(r.code, r.out).toBe(2);
+    expect(r.out).toContain(`ARCHIVE_OUT_DIR=${stuff} (${stuff}) holds files that are not a site this tool built (.agy-archive-build, Documents;`);
+    expect(contents(stuff)).toEqual(before);
+  }, 120_000);
+
+  it('a mark edited to "demo":true does not let a demo build replace the real site', async () => {
+    const mark = path.join(site, '.agy-archive-build');
+    const written = readFileSync(mark, 'utf8');
+    writeFileSync(mark, written.replace('"demo":false', '"demo":true'));
+    const before = contents(site);
+    const emptyHome = mkdtempSync(path.join(work, 'empty-gemini-'));
+    const r = await build({ GEMINI_HOME: emptyHome, ARCHIVE_OUT_DIR: site });
+    expect(r.code, r.out).toBe(1);
+    expect(r.out).toContain(`${site} holds an archive that is not a demo build: nothing was built`);
+    expect(contents(site)).toEqual(before);
+    writeFileSync(mark, written);
+  }, 120_000);
+
+  it('the site the build recorded is built again; with a file added since, it is refused and the file kept', async () => {
+    const again = await build({ GEMINI_HOME: home, ARCHIVE_OUT_DIR: site });
+    expect(again.code, again.out).toBe(0);
+    writeFileSync(path.join(site, 'CNAME'), 'archive.example.org\n');
+    const r = await build({ GEMINI_HOME: home, ARCHIVE_OUT_DIR: site });
+    expect(r.code, r.out).toBe(2);
+    expect(r.out).toMatch(/build \S+ did not write CNAME\)/);
+    expect(readFileSync(path.join(site, 'CNAME'), 'utf8')).toBe('archive.example.org\n');
+  }, 120_000);
+});
+
 describe('checkOutDir', () => {
   const home = mkdtempSync(path.join(work, 'user-'));
   const gemini = path.join(home, '.gemini');
@@ -118,9 +180,13 @@ describe('checkOutDir', () => {
   mkdirSync(root, { recursive: true });
   const env = { HOME: home, GEMINI_HOME: gemini, BRAIN_ROOTS: root, ARCHIVE_STORE: store };
   const cacheDir = path.join(work, 'cache');
+  // A project folder of the test's own: where the clone sits (in the home folder, say) must not change which reason
+  // comes first (a clone at ~/agy-archive once made the parent "the home folder", not "holds the project folder").
+  const project = path.join(work, 'projects', 'agy-archive');
+  mkdirSync(project, { recursive: true });
   const check = (outDir: string, given = outDir): string | undefined => {
     try {
-      checkOutDir({ outDir, live: siteFolders(outDir).live, given, projectRoot, cacheDir, env });
+      checkOutDir({ outDir, live: siteFolders(outDir).live, given, projectRoot: project, cacheDir, env });
       return undefined;
     } catch (error) {
       expect(error).toBeInstanceOf(BuildStop);
@@ -132,8 +198,8 @@ describe('checkOutDir', () => {
   it.each([
     ['/', 'is the root folder'],
     [home, 'is the home folder'],
-    [projectRoot, 'is the project folder'],
-    [path.dirname(projectRoot), 'holds the project folder'],
+    [project, 'is the project folder'],
+    [path.dirname(project), 'holds the project folder'],
     [gemini, 'is GEMINI_HOME'],
     [path.join(gemini, 'antigravity', 'brain'), 'is inside GEMINI_HOME'],
     [root, 'is a brain root (BRAIN_ROOTS)'],
@@ -144,20 +210,40 @@ describe('checkOutDir', () => {
     expect(check(outDir)).toContain(why);
   });
 
-  it('accepts an absent, an empty and a marked folder', () => {
+  it('accepts an absent and an empty folder, and a site only as its build recorded it', () => {
     expect(check(path.join(work, 'absent', 'dist'))).toBeUndefined();
     const empty = path.join(work, 'empty-out');
     mkdirSync(empty);
     expect(check(empty)).toBeUndefined();
-    const marked = path.join(work, 'marked-out');
-    mkdirSync(marked);
-    writeFileSync(path.join(marked, '.agy-archive-build'), '{"buildId":"x","demo":false}\n');
-    writeFileSync(path.join(marked, 'index.html'), '<html></html>');
-    expect(check(marked)).toBeUndefined();
+    const site = path.join(work, 'recorded-out');
+    mkdirSync(path.join(site, 'sessions'), { recursive: true });
+    writeFileSync(path.join(site, '.agy-archive-build'), '{"buildId":"b1","demo":false}\n');
+    writeFileSync(path.join(site, 'index.html'), '<html></html>');
+    // A mark alone proves nothing: no build with this cache recorded the folder.
+    expect(check(site)).toContain('mark names no build recorded for this folder');
+    recordPublishedSite(cacheDir, site);
+    expect(check(site)).toBeUndefined();
+    // A file the build did not write, at the top or deep inside: refused, nothing removed.
+    writeFileSync(path.join(site, 'CNAME'), 'example.org\n');
+    expect(check(site)).toContain('holds files that are not a site this tool built (.agy-archive-build, CNAME, index.html, … (4 entries); build b1 did not write CNAME)');
+    rmSync(path.join(site, 'CNAME'));
+    writeFileSync(path.join(site, 'sessions', 'notes.txt'), 'mine\n');
+    expect(check(site)).toContain('build b1 did not write sessions/notes.txt');
+    expect(readFileSync(path.join(site, 'sessions', 'notes.txt'), 'utf8')).toBe('mine\n');
+    rmSync(path.join(site, 'sessions', 'notes.txt'));
+    expect(check(site)).toBeUndefined();
+    // A mark naming another build, or a mark that is a symbolic link (to the real mark, even): refused.
+    writeFileSync(path.join(site, '.agy-archive-build'), '{"buildId":"b2","demo":false}\n');
+    expect(check(site)).toContain('is not the one the last build into this folder wrote (build b1)');
+    const realMark = path.join(work, 'real-mark');
+    writeFileSync(realMark, '{"buildId":"b1","demo":false}\n');
+    rmSync(path.join(site, '.agy-archive-build'));
+    symlinkSync(realMark, path.join(site, '.agy-archive-build'));
+    expect(check(site)).toContain('its .agy-archive-build is a symbolic link');
   });
 
   it('refuses ~user, which it does not expand, and expands ~ and ~/x', () => {
-    expect(check(path.join(projectRoot, '~bob', 'site'), '~bob/site')).toContain("names another user's home folder");
+    expect(check(path.join(project, '~bob', 'site'), '~bob/site')).toContain("names another user's home folder");
     expect(expandHome('~', '/h')).toBe('/h');
     expect(expandHome('~/site', '/h')).toBe('/h/site');
     expect(expandHome('a~b', '/h')).toBe('a~b');

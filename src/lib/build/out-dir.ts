@@ -3,19 +3,20 @@
  * old one, so an out dir pointed at anything else (a home folder, the project, GEMINI_HOME, the store's folder) once
  * had its contents removed in the background, with exit code 0; a file was replaced too, and `ARCHIVE_OUT_DIR=~`
  * made a folder named `~` in the project. So before any work (before the lock, the snapshot or Astro), the out dir
- * must be absent, an empty folder, or a site this tool built (its mark, `.agy-archive-build`); and whatever it holds,
+ * must be absent, an empty folder, or a site this tool built (proved by its mark and the cache's record of it,
+ * `site-record.ts`: a mark alone, beside files the build did not write, or a link, is refused); and whatever it holds,
  * a folder the build reads or keeps (the root, the home folder, the project, GEMINI_HOME, a brain root, the store's
  * folder, the cache, a joined part) or one holding such a folder is refused by name.
  */
 import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { readSiteMark } from '../archive/incremental.ts';
 import { expandHome } from '../home-path.ts';
 import { joinFolders } from '../join/current.ts';
 import { defaultStorePath, storePathFromEnv, buildStoresFromEnv } from '../store/location.ts';
 import { isOwnFolder, type SiteFolders } from './folders.ts';
 import { buildFoldersPresent } from './publish.ts';
+import { SITE_MARK_FILE, siteOwnership } from './site-record.ts';
 import { BuildStop } from './stop.ts';
 
 export { expandHome };
@@ -124,9 +125,17 @@ export function checkOutDir(
   } catch (error) {
     refuse(`cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
   }
-  if (names.length > 0 && !readSiteMark(live)) {
-    const shown = names.slice(0, 3).join(', ') + (names.length > 3 ? `, … (${names.length} entries)` : '');
-    refuse(`holds files that are not a site this tool built (${shown}; no .agy-archive-build mark), and publishing would remove them`);
+  if (names.length === 0) return;
+  const ownership = siteOwnership(live, cacheDir);
+  if (!ownership.owned) {
+    const shown = names.sort().slice(0, 3).join(', ') + (names.length > 3 ? `, … (${names.length} entries)` : '');
+    refuse(
+      `holds files that are not a site this tool built (${shown}; ${ownership.why}), and publishing would remove them`,
+      names.includes(SITE_MARK_FILE)
+        ? `${PICK_ANOTHER} If it is a site an earlier build made and its record is gone (another ARCHIVE_CACHE_DIR, a cleared ` +
+          'cache, a build older than the record), delete the folder yourself: the build does not take a mark on trust.'
+        : PICK_ANOTHER,
+    );
   }
 }
 

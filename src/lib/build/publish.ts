@@ -13,6 +13,7 @@ import path from 'node:path';
 import { recordBuild, sealSite } from '../archive/incremental.ts';
 import type { BuildContext } from './context.ts';
 import { SCRATCH_MARK, isOwnFolder, type SiteFolders } from './folders.ts';
+import { recordPublishedSite } from './site-record.ts';
 import type { PlannedBuild } from './plan.ts';
 import { BuildStop } from './stop.ts';
 
@@ -112,6 +113,12 @@ export async function publishSite(ctx: BuildContext, planned: PlannedBuild, isDe
     );
   }
   recordBuild(ctx.cacheDir, sealed);
+  try {
+    recordPublishedSite(ctx.cacheDir, ctx.folders.live);
+  } catch (error) {
+    // The site is published; only the next build into it is affected (it will refuse the folder and say why).
+    console.warn(`publish: could not record the new site in the cache ${ctx.cacheDir} (${String(error)}); the next build will not build into it`);
+  }
   console.log(
     `publish: ${sealed.pagesChecked.toLocaleString('en-US')} new pages checked whole, the new site swapped in for ` +
       `${ctx.folders.live} in ${((Date.now() - started) / 1000).toFixed(1)} s`,

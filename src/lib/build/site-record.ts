@@ -1,0 +1,139 @@
+/**
+ * What proves a folder is a site this tool built. The mark (`.agy-archive-build`) alone proved nothing: any file
+ * by that name (empty, any text, a symlink) made a folder "a site this tool built", so a web root that received
+ * `cp -a dist/.` lost its `.git/`, `CNAME` and `otherapp/`, `touch ~/stuff/.agy-archive-build` cost
+ * `Documents/thesis.txt`, and a mark edited to `"demo":true` let a demo build replace a real site (the third
+ * robustness probe, issue 27). So every build that publishes a site records it in the cache
+ * (`<cache>/sites.json`): the out dir, the build id its mark carries, whether it is the demo, and every path it wrote
+ * (`<cache>/sites/<hash>.txt`). A folder is this tool's site only when its mark is a plain file naming the build
+ * recorded for that very folder and it holds nothing that build did not write (a page it wrote may since be gone or
+ * damaged: the next build writes it again); whether it is the demo is read from the record.
+ */
+import { lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import { readSiteMark } from '../archive/incremental.ts';
+
+/** The site's mark at its top (written by `sealSite` in `incremental.ts`). */
+export const SITE_MARK_FILE = '.agy-archive-build';
+
+/** The record file inside the cache folder. */
+const RECORD_FILE = 'sites.json';
+const RECORD_VERSION = 1;
+
+/** What the record keeps of one published site (its paths are in a file of their own, `pathsFile`). */
+interface RecordedSite {
+  buildId: string;
+  demo: boolean;
+}
+
+interface SiteRecords {
+  version: number;
+  /** By the out dir's real path (`SiteFolders.live`). */
+  sites: Record<string, RecordedSite>;
+}
+
+/** Whether a folder is a site this tool built, and if so whether it is the demo; else why not. */
+export type SiteOwnership = { owned: true; demo: boolean } | { owned: false; why: string };
+
+/**
+ * Every path under `dir` but the mark, as `d <path>` for a folder, `f <path>` for a file, `l`/`o` for a link or
+ * anything else, sorted. Sizes are left out on purpose: a page of the build's emptied or cut short since is the
+ * build's to write again (`publish.test.ts`), not a file of someone else's.
+ */
+function listSite(dir: string): string[] {
+  const lines: string[] = [];
+  for (const e of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    const rel = path.relative(dir, path.join(e.parentPath, e.name)).split(path.sep).join('/');
+    if (rel === SITE_MARK_FILE) continue;
+    lines.push(`${e.isDirectory() ? 'd' : e.isFile() ? 'f' : e.isSymbolicLink() ? 'l' : 'o'} ${rel}`);
+  }
+  return lines.sort();
+}
+
+/** The key of a site in the record: its real path (a symlinked out dir is recorded as the folder it names). */
+function siteKey(dir: string): string {
+  try {
+    return realpathSync(dir);
+  } catch {
+    return path.resolve(dir);
+  }
+}
+
+function recordFile(cacheDir: string): string {
+  return path.join(cacheDir, RECORD_FILE);
+}
+
+/** The file listing every path of the site recorded for `key` (one a line, see `listSite`). */
+function pathsFile(cacheDir: string, key: string): string {
+  return path.join(cacheDir, 'sites', `${createHash('sha256').update(key).digest('hex').slice(0, 16)}.txt`);
+}
+
+/** Write a file whole or not at all. */
+function writeWhole(file: string, text: string): void {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, text);
+  renameSync(tmp, file);
+}
+
+function readRecords(cacheDir: string): SiteRecords {
+  try {
+    const parsed = JSON.parse(readFileSync(recordFile(cacheDir), 'utf8')) as SiteRecords;
+    if (parsed.version === RECORD_VERSION && parsed.sites && typeof parsed.sites === 'object') return parsed;
+  } catch {
+    // No build recorded yet (or a torn file, which the write below never leaves: written whole, then renamed).
+  }
+  return { version: RECORD_VERSION, sites: {} };
+}
+
+/**
+ * Record the site just published at `live` (its mark already written by `sealSite`). Called with the cache's build
+ * lock held, right after the swap, so the listing is the published site's.
+ */
+export function recordPublishedSite(cacheDir: string, live: string): void {
+  const mark = readSiteMark(live);
+  if (!mark) throw new Error(`the site published at ${live} has no ${SITE_MARK_FILE} mark`);
+  const key = siteKey(live);
+  writeWhole(pathsFile(cacheDir, key), `${listSite(live).join('\n')}\n`);
+  const records = readRecords(cacheDir);
+  records.sites[key] = { buildId: mark.buildId, demo: mark.demo === true };
+  writeWhole(recordFile(cacheDir), `${JSON.stringify(records)}\n`);
+}
+
+/**
+ * Whether the folder `live` (a real path, as `SiteFolders.live`) is a site a build with this cache published and
+ * nobody changed since: its mark a plain file, naming the build recorded for this folder, and every path in it
+ * what that build wrote.
+ */
+export function siteOwnership(live: string, cacheDir: string): SiteOwnership {
+  let stat;
+  try {
+    stat = lstatSync(path.join(live, SITE_MARK_FILE));
+  } catch {
+    return { owned: false, why: `no ${SITE_MARK_FILE} mark` };
+  }
+  if (!stat.isFile()) return { owned: false, why: `its ${SITE_MARK_FILE} is ${stat.isSymbolicLink() ? 'a symbolic link' : 'not a file'}, not a mark a build wrote` };
+  const mark = readSiteMark(live);
+  const recorded = readRecords(cacheDir).sites[siteKey(live)];
+  if (!recorded) {
+    return { owned: false, why: `its ${SITE_MARK_FILE} mark names no build recorded for this folder in the cache ${cacheDir}` };
+  }
+  if (!mark || mark.buildId !== recorded.buildId) {
+    return { owned: false, why: `its ${SITE_MARK_FILE} mark is not the one the last build into this folder wrote (build ${recorded.buildId})` };
+  }
+  let written: Set<string>;
+  try {
+    written = new Set(readFileSync(pathsFile(cacheDir, siteKey(live)), 'utf8').split('\n'));
+  } catch {
+    return { owned: false, why: `the cache ${cacheDir} has no list of what build ${recorded.buildId} wrote` };
+  }
+  const notWritten = listSite(live)
+    .filter((line) => !written.has(line))
+    .map((line) => line.slice(2));
+  if (notWritten.length > 0) {
+    const shown = notWritten.slice(0, 3).join(', ') + (notWritten.length > 3 ? `, … (${notWritten.length})` : '');
+    return { owned: false, why: `build ${recorded.buildId} did not write ${shown}` };
+  }
+  return { owned: true, demo: recorded.demo };
+}
