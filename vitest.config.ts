@@ -1,14 +1,57 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/**
+ * Test files that build a site (the real `npm run build`, via test/helpers/build-site.ts or scripts/build.ts), drive
+ * a browser, or read stress inputs of many MB: `npm test` runs them, `npm run test:quick` (`AGY_TEST_QUICK=1`) leaves
+ * them out for the inner loop. A file missing here that builds or launches a browser fails under test:quick (the
+ * helpers refuse), so the list cannot silently go stale.
+ */
+export const SLOW_TESTS = [
+  'test/browser/**',
+  'test/site/build.test.ts',
+  'test/site/incremental.test.ts',
+  'test/site/join.test.ts',
+  'test/site/out-dir.test.ts',
+  'test/site/pathological-build.test.ts',
+  'test/site/precompress.test.ts',
+  'test/site/publish.test.ts',
+  'test/site/real-data.test.ts',
+  'test/site/real-reading.test.ts',
+  'test/site/search-body.test.ts',
+  'test/site/search-noise.test.ts',
+  'test/site/settings.test.ts',
+  'test/site/split-build.test.ts',
+  'test/site/step-pages.test.ts',
+  'test/site/text-as-written.test.ts',
+  'test/audit/build.test.ts',
+  'test/conversation/reading-site.test.ts',
+  'test/conversation/session-page.test.ts',
+  'test/host/servers.test.ts',
+  'test/safety/fifo-swap.test.ts',
+  'test/safety/hostile-site.test.ts',
+  'test/safety/prose-passwords-real.test.ts',
+  'test/safety/redact-site.test.ts',
+  'test/store/archive-build.test.ts',
+  'test/store/numbers.test.ts',
+  'test/store/reliability.test.ts',
+  // Stress inputs: a 50 MB hostile home; garbage transcripts of many MB read by the archive script.
+  'test/safety/hostile-reader.test.ts',
+  'test/store/bounds.test.ts',
+];
+
+const quick = process.env.AGY_TEST_QUICK === '1';
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    exclude: [...configDefaults.exclude, ...(quick ? SLOW_TESTS : [])],
     testTimeout: 60_000,
     // No test reads or writes the user's archive store: in-process tests have none, and the build helpers give each
     // build a temporary one (test/helpers/build-site.ts).
     env: { ARCHIVE_STORE: 'none', ARCHIVE_STORES: '' },
     hookTimeout: 600_000,
-    // One temp folder per run for the site builds that test files share (built lazily, once each).
+    // The run's own TMPDIR and HOME, the shared site builds (built lazily, once each), and the check that no test
+    // left a temp folder behind.
     globalSetup: ['test/helpers/global-setup.ts'],
   },
 });

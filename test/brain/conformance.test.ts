@@ -45,10 +45,10 @@ describe.skipIf(!present)('real sessions', () => {
     elapsedMs = performance.now() - started;
   });
 
-  it('reads all 8 sessions quickly', () => {
+  // No time limit: on a shared 2-core machine a wall-clock bound fails by chance (issue 26); speed is BENCHMARKS.md's.
+  it('reads all 8 sessions', () => {
     expect(sessions).toHaveLength(8);
     console.log(`read ${sessions.length} real sessions in ${elapsedMs.toFixed(0)} ms`);
-    expect(elapsedMs).toBeLessThan(5000);
   });
 
   it('accounts for every parseable line of either transcript, and reports every bad one', () => {

@@ -9,6 +9,16 @@ import { fileURLToPath } from 'node:url';
 /** The project root (two levels above this file). */
 export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
+/**
+ * `npm run test:quick` builds nothing and starts no browser: a test file that does is missing from
+ * SLOW_TESTS in vitest.config.ts, and this says so instead of slowing the quick run down.
+ */
+export function refuseUnderQuickRun(what: string): void {
+  if (process.env.AGY_TEST_QUICK === '1') {
+    throw new Error(`this test ${what}, which npm run test:quick does not do: list its file in SLOW_TESTS (vitest.config.ts)`);
+  }
+}
+
 /** Options of `buildSite`. */
 export interface BuildSiteOptions {
   /** Extra environment (GEMINI_HOME, BRAIN_ROOTS, ARCHIVE_BASE, ARCHIVE_REDACT…). */
@@ -35,6 +45,7 @@ export interface StartedBuild {
 
 /** Start a build. Inputs come only from `env` (HOME-based discovery is neutralised unless given). */
 export function startBuild({ env = {}, outDir, cacheDir, store }: BuildSiteOptions): StartedBuild {
+  refuseUnderQuickRun('builds a site');
   const childEnv: Record<string, string | undefined> = { ...process.env };
   delete childEnv.GEMINI_HOME;
   delete childEnv.BRAIN_ROOTS;

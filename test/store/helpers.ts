@@ -1,14 +1,14 @@
 /** Temporary homes and stores for the store tests: never the user's real store. */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach } from 'vitest';
+import { tempFolder } from '../helpers/temp.ts';
 
-/** A fresh temp folder, removed after the test. */
+/**
+ * A fresh temp folder, removed when the test that asked for it finishes (`afterEach` registered inside a running
+ * test never ran: every store test left its folder behind).
+ */
 export function tempDir(prefix = 'agy-store-'): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
+  return tempFolder(prefix);
 }
 
 /** One step record as Antigravity writes it. `compact` cuts the content and says so. */
@@ -57,7 +57,5 @@ export const SESSION_B = 'bbbbbbbb-0000-4000-8000-000000000002';
 
 /** A fresh temp folder for a whole test file (removed after all its tests). */
 export function tempDirOnce(prefix = 'agy-store-'): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
+  return tempFolder(prefix);
 }
