@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
@@ -45,6 +46,9 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     exclude: [...configDefaults.exclude, ...(quick ? SLOW_TESTS : [])],
+    // Vitest's default is one worker fewer than the cores: on a 2-core machine one file at a time, the core idle
+    // while a file waits for the build or browser it started. Two files at once overlap those waits.
+    maxWorkers: Math.max(2, os.availableParallelism() - 1),
     testTimeout: 60_000,
     // No test reads or writes the user's archive store: in-process tests have none, and the build helpers give each
     // build a temporary one (test/helpers/build-site.ts).

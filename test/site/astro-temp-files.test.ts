@@ -12,7 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ownTempFile } from '../../src/lib/build/astro-temp-files.ts';
 
-const preload = pathToFileURL(path.resolve('src/lib/build/astro-temp-files.ts')).href;
+const preload = pathToFileURL(path.resolve(import.meta.dirname, '../../src/lib/build/astro-temp-files.ts')).href;
 const work = mkdtempSync(path.join(os.tmpdir(), 'agy-astro-tmp-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 

@@ -117,7 +117,7 @@ describe('a mark proves nothing alone (the third robustness probe, issue 27)', (
     home = oneSessionHome();
     const r = await build({ GEMINI_HOME: home, ARCHIVE_OUT_DIR: site });
     expect(r.code, r.out).toBe(0);
-  }, 120_000);
+  }, 600_000);
 
   it('a web root that received `cp -a dist/.`, beside its .git/, CNAME and otherapp/, is refused and kept whole', async () => {
     const webRoot = path.join(work, 'www');
@@ -133,7 +133,7 @@ describe('a mark proves nothing alone (the third robustness probe, issue 27)', (
     expect(r.out).toContain('holds files that are not a site this tool built');
     expect(r.out).toContain('mark names no build recorded for this folder');
     expect(contents(webRoot)).toEqual(before);
-  }, 120_000);
+  }, 600_000);
 
   it('`touch ~/stuff/.agy-archive-build` beside Documents/thesis.txt: refused, nothing removed', async () => {
     const stuff = path.join(work, 'stuff');
@@ -145,7 +145,7 @@ describe('a mark proves nothing alone (the third robustness probe, issue 27)', (
     expect(r.code, r.out).toBe(2);
     expect(r.out).toContain(`ARCHIVE_OUT_DIR=${stuff} (${stuff}) holds files that are not a site this tool built (.agy-archive-build, Documents;`);
     expect(contents(stuff)).toEqual(before);
-  }, 120_000);
+  }, 600_000);
 
   it('a mark edited to "demo":true does not let a demo build replace the real site', async () => {
     const mark = path.join(site, '.agy-archive-build');
@@ -158,7 +158,7 @@ describe('a mark proves nothing alone (the third robustness probe, issue 27)', (
     expect(r.out).toContain(`${site} holds an archive that is not a demo build: nothing was built`);
     expect(contents(site)).toEqual(before);
     writeFileSync(mark, written);
-  }, 120_000);
+  }, 600_000);
 
   it('the site the build recorded is built again; with a file added since, it is refused and the file kept', async () => {
     const again = await build({ GEMINI_HOME: home, ARCHIVE_OUT_DIR: site });
@@ -168,7 +168,7 @@ describe('a mark proves nothing alone (the third robustness probe, issue 27)', (
     expect(r.code, r.out).toBe(2);
     expect(r.out).toMatch(/build \S+ did not write CNAME\)/);
     expect(readFileSync(path.join(site, 'CNAME'), 'utf8')).toBe('archive.example.org\n');
-  }, 120_000);
+  }, 600_000);
 });
 
 describe('checkOutDir', () => {

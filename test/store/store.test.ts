@@ -23,6 +23,7 @@ import {
 import { resolveArchiveInputs } from '../../src/lib/archive/inputs.ts';
 import { snapshotPhase } from '../../src/lib/archive/snapshot-phase.ts';
 import { casesDir } from '../brain/helpers.ts';
+import { projectRoot } from '../helpers/build-site.ts';
 import { SESSION_A, SESSION_B, tempDir, transcript, writeSession } from './helpers.ts';
 import { NOT_KEPT } from '../../src/lib/store/snapshot.ts';
 
@@ -239,7 +240,7 @@ describe('a brain folder deleted whole', () => {
     const outcome = await snapshotPhase(env, { info: () => {}, warn: () => {} });
     expect('summary' in outcome && outcome.summary.goneNow.sort()).toEqual([SESSION_A, SESSION_B]);
     const warnings: string[] = [];
-    const inputs = await resolveArchiveInputs(process.cwd(), env, { info: () => {}, warn: (m) => warnings.push(m) });
+    const inputs = await resolveArchiveInputs(projectRoot, env, { info: () => {}, warn: (m) => warnings.push(m) });
     expect(inputs.isDemo).toBe(false);
     expect(inputs.discovery.sessions.map((r) => r.id).sort()).toEqual([SESSION_A, SESSION_B]);
     expect(warnings.join('\n')).toContain(`Building from the archive store ${store}`);
@@ -250,7 +251,7 @@ describe('a brain folder deleted whole', () => {
     const typo = { GEMINI_HOME: path.join(dir, 'hmoe'), BRAIN_ROOTS: '', ARCHIVE_STORE: store, ARCHIVE_STORES: '' };
     await snapshotPhase(typo, { info: () => {}, warn: () => {} });
     expect(gone(store)).toEqual({ [SESSION_A]: false });
-    expect((await resolveArchiveInputs(process.cwd(), typo, { info: () => {}, warn: () => {} })).isDemo).toBe(true);
+    expect((await resolveArchiveInputs(projectRoot, typo, { info: () => {}, warn: () => {} })).isDemo).toBe(true);
     const noStore = { ...typo, ARCHIVE_STORE: path.join(dir, 'new.sqlite') };
     expect(await snapshotPhase(noStore, { info: () => {}, warn: () => {} })).toEqual({ skipped: 'no brain folder found: nothing to snapshot' });
     expect(existsSync(noStore.ARCHIVE_STORE)).toBe(false);
