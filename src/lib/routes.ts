@@ -20,6 +20,7 @@ import { currentJoin } from './join/current.ts';
 import type { SearchBundle } from './join/join.ts';
 import { urls, useSessionBases } from './urls.ts';
 import { auditOf, pageParam, paginate } from './audit/lists.ts';
+import { groupCommands } from './audit/command-groups.ts';
 import type { ArchiveInfo, ArtifactRow, BrowserFileRow, SessionSummary, StepRow, UploadRow } from './archive/schemas.ts';
 import { buildSessionTree, type SessionTree, type TreeInput } from './family/tree.ts';
 import { sessionLinks, type LinkContext } from './render/links.ts';
@@ -175,9 +176,11 @@ export async function conversationPaths() {
 
 /** `/sessions/<id>/commands/[<n>/]`: the commands a session ran, `PAGE_SIZE` a page. */
 export async function sessionCommandPaths() {
-  return (await renderedSessions()).flatMap((session) =>
-    paginate(auditOf(session).commands).map((page) => ({ params: { id: session.id, page: pageParam(page.n) }, props: { session, page } })),
-  );
+  return (await renderedSessions()).flatMap((session) => {
+    const commands = auditOf(session).commands;
+    // The first page also groups every run by command (`groupCommands`): retries are one line with a count.
+    return paginate(commands).map((page) => ({ params: { id: session.id, page: pageParam(page.n) }, props: { session, page, groups: page.n === 1 ? groupCommands(commands) : undefined } }));
+  });
 }
 
 /** `/sessions/<id>/files/[<n>/]`: the file changes of a session, `PAGE_SIZE` a page. */

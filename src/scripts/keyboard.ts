@@ -43,6 +43,9 @@ function followStepLink(rel: 'next' | 'prev'): boolean {
   return true;
 }
 
+// The keys are there only with this script: a page says so only then (issue 28: j/k were undiscoverable).
+for (const hint of document.querySelectorAll<HTMLElement>('[data-keys-hint]')) hint.hidden = false;
+
 document.addEventListener('keydown', (event) => {
   if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || typing(event.target)) return;
   let handled = false;

@@ -297,8 +297,21 @@ describe('reader cases under ARCHIVE_BASE', () => {
   it('says how each ending case ended, in the header and on the home card (issue 28 point 1)', () => {
     const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
     const noReply = 'The last request (turn 2) got no reply; the log ends at step 9, run_command `git push origin main`, with no result recorded.';
-    expect(textOf(readPage(build.outDir, `/sessions/${id(150)}/`) ?? '')).toContain(`How it ended: ${noReply}`);
-    expect(textOf(readPage(build.outDir, '/') ?? '')).toContain(noReply);
+    const header = readPage(build.outDir, `/sessions/${id(150)}/`) ?? '';
+    // The call it names is code on the page (between backticks in the line and in sessions.json).
+    // (textOf puts a space after an element: "main , with".)
+    expect(textOf(header).replace(/ ,/g, ',')).toContain(`How it ended: ${noReply.replace(/`/g, '')}`);
+    expect(header).toContain('<code class="ending-code">git push origin main</code>');
+    expect(textOf(readPage(build.outDir, '/') ?? '').replace(/ ,/g, ',')).toContain(noReply.replace(/`/g, ''));
+    const index = JSON.parse(readFileSync(path.join(build.outDir, 'sessions.json'), 'utf8')) as { id: string; ending: string; endingKind: string }[];
+    expect(index.find((e) => e.id === id(150))).toMatchObject({ ending: noReply, endingKind: 'no-reply' });
+    // Each turn links its neighbours and the top; the keys are said where the script shows them.
+    expect(header).toMatch(/<nav class="turn-nav small" aria-label="Around turn 2"><a href="[^"]*#turn-1" rel="prev">← turn 1<\/a>/);
+    expect(header).toMatch(/<p class="keys-hint small muted" data-keys-hint hidden[^>]*>Keys: <kbd>j<\/kbd> next turn/);
+    // Its commands page groups the two runs of `git push origin main`.
+    const commands = textOf(readPage(build.outDir, `/sessions/${id(150)}/commands/`) ?? '');
+    expect(commands).toMatch(/By command\s*2 distinct commands in 3 runs; 1 ran more than once/);
+    expect(commands).toMatch(/git push origin main\s*in \/w\/site\s*×2/);
     expect(textOf(readPage(build.outDir, `/sessions/${id(151)}/`) ?? '')).toMatch(/How it ended: The last request \(turn 1\) got no reply; .* failed: exit 1 · Move-Item : Cannot create a file when that file already exists\./);
   });
 
