@@ -88,7 +88,7 @@ describe.skipIf(!existsSync(realHome))('real sessions', () => {
       const header = between(page, 'class="session-header"', '</header>');
       const turnList = between(page, 'class="turn-list"', '</nav>');
       const strip = between(page, 'class="strip-svg"', '</svg>').replaceAll(/<title>([^<]*)<\/title>/g, (_, t: string) => t.replaceAll(/(\d+) (failed calls?|agent errors?)/g, '>$1 $2<'));
-      const exportHead = between(exported, '<header>', '</header>').replaceAll(/(\d+) (failed calls?|agent errors?)/g, '>$1 $2<');
+      const exportHead = between(exported, '<header class="export-head">', '</header>').replaceAll(/(\d+) (failed calls?|agent errors?)/g, '>$1 $2<');
       const places = {
         home: [sum(card, CALLS), sum(card, AGENT)],
         header: [sum(header, CALLS), sum(header, AGENT)],
@@ -131,7 +131,7 @@ describe.skipIf(!existsSync(realHome))('real sessions', () => {
         home: filesIn(between(home, `href="/sessions/${e.id}/"`, '</li>')),
         header: filesIn(between(page, 'class="session-header"', '</header>')),
         files: files ? filesIn(between(files, '<h1', '</p>')) : 0,
-        export: filesIn(between(exported, '<header>', '</header>')),
+        export: filesIn(between(exported, '<header class="export-head">', '</header>')),
         changes: filesIn(between(readPage(build.outDir, `/sessions/${e.id}/changes/`) ?? '', '<h1', '</p>')),
       };
       // The header's count links to the page that lists each file once (issue 28).
@@ -191,6 +191,42 @@ describe.skipIf(!existsSync(realHome))('real sessions', () => {
       expect(readPage(build.outDir, page) ?? '', l).toContain(`id="${anchor}"`);
     }
     expect(linksIn(audit).filter((x) => x.includes(`/sessions/${id}/changes/#file-`))).toHaveLength(12);
+  });
+
+  it("exports each session as the site's conversation in one file, within 1 MB, its links inside the file", () => {
+    const ids = (html: string, kind: string) => new Set([...html.matchAll(new RegExp(`id="(${kind}-[^"]+)"`, 'g'))].map((m) => m[1]));
+    for (const s of sessions) {
+      const exported = readPage(build.outDir, `/sessions/${s.id}/export.html`) ?? '';
+      const size = Buffer.byteLength(exported, 'utf8');
+      expect(size, s.id.slice(0, 8)).toBeLessThanOrEqual(1_000_000);
+      // Every link lands on an anchor of the file.
+      const anchorsIn = new Set([...exported.matchAll(/\sid="([^"]+)"/g)].map((m) => m[1]));
+      for (const l of linksIn(exported)) {
+        expect(l.startsWith('#'), `${s.id.slice(0, 8)} ${l}`).toBe(true);
+        expect(anchorsIn.has(decodeURIComponent(l.slice(1))), `${s.id.slice(0, 8)} ${l}`).toBe(true);
+      }
+      // The same conversation as the session's pages: the calls and steps drawn are the pages' (every turn drawn
+      // when the file says nothing was left out).
+      const starts = [readPage(build.outDir, `/sessions/${s.id}/`) ?? ''];
+      for (let n = 2; readPage(build.outDir, `/sessions/${s.id}/conversation/${n}/`); n++) starts.push(readPage(build.outDir, `/sessions/${s.id}/conversation/${n}/`) ?? '');
+      const site = starts.join('');
+      const cut = exported.includes('id="export-cut"');
+      if (!cut) {
+        expect([...ids(exported, 'call')].sort(), s.id.slice(0, 8)).toEqual([...ids(site, 'call')].sort());
+        expect([...ids(exported, 'step')].sort(), s.id.slice(0, 8)).toEqual([...ids(site, 'step')].sort());
+      } else for (const id of ids(exported, 'call')) expect(ids(site, 'call').has(id), id).toBe(true);
+    }
+    // 86033144, the largest: within budget with its last turn drawn whole (how it ended), replies as Markdown,
+    // thinking previews with their headline, failed rows with their reason, no "1 history steps".
+    const id = sessions.find((s) => s.id.startsWith('86033144'))?.id ?? '';
+    const big = readPage(build.outDir, `/sessions/${id}/export.html`) ?? '';
+    const lastTurn = Math.max(...[...big.matchAll(/<li id="turn-(\d+)"|<section class="turn[^"]*" id="turn-(\d+)"/g)].map((m) => Number(m[1] ?? m[2])));
+    expect(big).toMatch(new RegExp(`<section class="turn[^"]*" id="turn-${lastTurn}"`));
+    expect(big).toMatch(/<details class="thinking"><summary class="small">Thinking: <span class="thinking-headline">/);
+    expect(big).toMatch(/<span class="call-why">[^<]+</);
+    expect(big).toMatch(/<div class="prose"[^>]*>[\s\S]*?<(?:p|ul|ol|h3|strong|code)>/);
+    expect(textOf(big)).not.toMatch(/\b1 history steps\b/);
+    expect(big).not.toMatch(/data-pagefind-/);
   });
 
   it('lists every failure on /audit/errors/ with its message, grouped, and never as a green DONE', () => {

@@ -1,42 +1,41 @@
 /**
  * Exports: the `/sessions.json` index and a self-contained single-file HTML export of a session
- * (`/sessions/<uuid>/export.html`) to share or keep: one `<style>` element, no script, no external reference
- * (no link, image or font to fetch; uploads are listed, not embedded), its own CSP, readable from `file://` in light
- * and dark. Every transcript string goes through `escapeHtml`: text, never markup. Pure: no `astro:*` import.
+ * (`/sessions/<uuid>/export.html`) to share or keep: the site in one file. Its conversation is the session page's,
+ * drawn by the same components (`TurnView` through `components/export/ExportTurn.astro`, rendered to a string by the
+ * route with Astro's container API and given here as `renderTurn`): rendered Markdown, thinking previews, why lines,
+ * edit diffs, folds. Its stylesheet is the site's own (`global.css`, `conversation.css`, the highlight and diff CSS,
+ * given as `css`), inline in one `<style>`; no script, no external reference (`export-links.ts` points every link
+ * inside the file or shows it as text; images are named, not embedded), its own CSP, readable from `file://` in
+ * light and dark. Every transcript string is text, never markup, as on the pages. Pure: no `astro:*` import.
  *
- * The layout is the session page's (issue 11): a table of turns, then each turn opening with the user's words,
- * the agent's replies (Markdown source kept as text: rendered Markdown would carry links out of the file), thinking
- * folded, each call one line with its outcome from the turn builder, folded to its arguments and output head.
- * Every link points inside the file (`#turn-N`, `#step-N`); the site's URL of each step is written as text.
- *
- * Size bound: each text field (content, thinking, an argument, an output, an artifact) keeps its first
- * `FIELD_MAX` characters, and once `TOTAL_MAX` characters of text are written the remaining turns are listed one
- * line each; both cuts are marked in the file and point to the page on the site.
+ * Size budget: `FILE_BUDGET` bytes. Artifacts take at most `ARTIFACTS_BUDGET`; the turns are drawn in order while
+ * they fit, and the turns past the budget are listed one line each with their request; the cut is said in the file
+ * and points to the site.
  */
 import { plural } from '../archive/labels.ts';
 import { noStepsText } from '../archive/no-steps.ts';
 import type { Session } from '../brain/types.ts';
-import type { StepView, ToolCallView, Turn, TurnItem } from '../turns/types.ts';
+import type { Turn } from '../turns/types.ts';
 import type { SessionSummary } from '../archive/schemas.ts';
 import { shardBySession, shardFolder, siteSearchShards } from '../search/shards.ts';
 import type { SessionAudit } from './schemas.ts';
 import { formatClock, formatDuration, formatUtc } from '../archive/format.ts';
-import { argLines, EDIT_ARGS_MAX } from '../conversation/preview.ts';
-import { editPreview } from '../conversation/edit.ts';
-import { renderDiffRows } from '../render/diff.ts';
-import { recordedCall } from '../conversation/view.ts';
 import { sessionTurns, type SessionTurns } from '../turns/index.ts';
-import { failureWords, isFailedOrphan, sessionFailureCounts } from '../turns/failures.ts';
+import { failureWords, sessionFailureCounts } from '../turns/failures.ts';
 import { filesChangedWords } from '../turns/file-changes.ts';
 import { callsWords, promptWords, tokenWords, type TokenCounts } from '../turns/usage.ts';
 import { escapeHtml } from '../render/escape.ts';
+import { anchorIds, exportMarkup } from './export-links.ts';
 import { anchors, urls } from '../urls.ts';
 import { EXPORT_CSP } from '../site-policy.ts';
 
-/** Characters kept of one text field. */
-export const FIELD_MAX = 20_000;
-/** Characters of step text written before the rest of the timeline goes to one line per step (~8 MB). */
-export const TOTAL_MAX = 8_000_000;
+/**
+ * Bytes of one export file (issue 28: the largest real session's export was 2.24 MB and 32k nodes; the site's own
+ * pages of 86033144's conversation are ~1.1 MB over three pages).
+ */
+export const FILE_BUDGET = 1_000_000;
+/** Bytes the artifacts may take of it (each artifact's text is cut to its share, and says so). */
+export const ARTIFACTS_BUDGET = 150_000;
 
 /**
  * One entry of `/sessions.json`. The first seven fields are the index tooling reads; the rest is what a joined site
@@ -140,99 +139,33 @@ function usageEntry(usage: SessionSummary['usage']): Pick<SessionIndexEntry, 'us
   return { usage: totals, usageByDay: byDay };
 }
 
-const STYLE = `
-:root{color-scheme:light dark;--bg:#fff;--soft:#f6f8fa;--fg:#1f2328;--muted:#59636e;--border:#d1d9e0;--err:#cf222e;--errbg:#ffebe9;--ok:#1a7f37;--warn:#9a6700;--user:#ddf4ff;--userline:#0550ae}
-@media (prefers-color-scheme:dark){:root{--bg:#0d1117;--soft:#151b23;--fg:#e6edf3;--muted:#9198a1;--border:#30363d;--err:#f85149;--errbg:#3c1618;--ok:#3fb950;--warn:#d29922;--user:#0c2d6b;--userline:#79c0ff}}
-*{box-sizing:border-box}body{margin:0 auto;max-width:72rem;padding:1.5rem;background:var(--bg);color:var(--fg);font:15px/1.55 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif}
-h1{font-size:1.5rem;margin:0 0 .5rem;overflow-wrap:anywhere}h2{font-size:1.15rem;margin:2rem 0 .3rem}
-pre,code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.85rem}
-pre{margin:.3rem 0;white-space:pre-wrap;overflow-wrap:anywhere;background:var(--soft);padding:.5rem .7rem;border-radius:4px}
-dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}dt{color:var(--muted)}dd{margin:0;overflow-wrap:anywhere}
-table{border-collapse:collapse;width:100%;font-size:.88rem}td,th{text-align:left;padding:.25rem .5rem;border-bottom:1px solid var(--border);vertical-align:top}th{color:var(--muted);font-weight:600}
-.turn{border-top:2px solid var(--border);margin-top:1.5rem}.turn.err{border-top-color:var(--err)}
-.stats{color:var(--muted);font-size:.85rem;margin:0 0 .5rem}
-.request{background:var(--user);border-left:3px solid var(--userline);padding:.5rem .8rem;border-radius:0 6px 6px 0;white-space:pre-wrap;overflow-wrap:anywhere}
-.text{white-space:pre-wrap;overflow-wrap:anywhere;margin:.5rem 0}
-.who{font-size:.8rem;color:var(--muted)}
-.chips{display:flex;flex-wrap:wrap;gap:.3rem;list-style:none;padding:0;margin:.4rem 0 0}.chips li{font-size:.78rem;border:1px solid var(--border);border-radius:999px;padding:0 .45rem}
-.calls{list-style:none;padding:0;margin:.3rem 0;display:grid;gap:2px}
-details.call{border:1px solid var(--border);border-radius:4px}details.call.err{border-color:var(--err);border-left-width:3px}
-details.call>summary{padding:.15rem .5rem;cursor:pointer;overflow-wrap:anywhere}.call .body{padding:.3rem .7rem}
-.kind{font:600 .7rem ui-monospace,monospace;text-transform:uppercase;color:var(--muted);margin-right:.4rem}.err .kind{color:var(--err)}
-.muted{color:var(--muted)}.badge{font-size:.75rem;font-weight:600;padding:0 .45rem;border-radius:999px;background:var(--soft);border:1px solid var(--border)}
-.badge.err{color:var(--err);border-color:var(--err)}.cut{color:var(--warn);font-weight:600;font-size:.8rem}
-.label{font-size:.8rem;color:var(--muted);margin-top:.4rem}.error{background:var(--errbg);color:var(--err)}
-.fold{color:var(--muted);font-size:.85rem}.step{border:1px solid var(--border);border-radius:6px;margin:.6rem 0;padding:.5rem .8rem}
-.brief li{font-size:.85rem}a{color:inherit}
-.diff{border-collapse:collapse;width:100%;font:.8rem ui-monospace,monospace}.diff thead{display:none}.diff td{padding:0 .4rem;white-space:pre-wrap;overflow-wrap:anywhere;vertical-align:top}
-.diff .diff-num{color:var(--muted);text-align:right;width:1%;white-space:nowrap}.diff .diff-marker{width:1%}.diff-add{background:rgba(46,160,67,.18)}.diff-del{background:rgba(248,81,73,.18)}.diff-hunk{background:rgba(84,174,255,.15);font-style:italic}
+/** What the export adds to the site's stylesheet: its own frame, and the text that stands for links and images. */
+const EXPORT_STYLE = `
+body{max-width:72rem;margin:0 auto;padding:1.25rem}
+.export-head h1{margin:0 0 .5rem;overflow-wrap:anywhere}.export-head dl{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:.25rem 1rem}.export-head dt{color:var(--fg-soft)}.export-head dd{margin:0;overflow-wrap:anywhere}
+.export-turns{font-size:.88rem}.export-turns td,.export-turns th{padding:.25rem .5rem}
+.ext-link::after{content:" (" attr(data-url) ")";color:var(--fg-soft);overflow-wrap:anywhere}
+.table-scroll{overflow-x:auto}
+.site-link{text-decoration:underline dotted}.img-alt{color:var(--fg-soft)}
+.export-cut{color:var(--warn);font-weight:600}.export-artifact{border:1px solid var(--border);border-radius:var(--radius);margin:.6rem 0;padding:.5rem .8rem}
+.export-artifact pre{white-space:pre-wrap;overflow-wrap:anywhere}
 `;
 
-function cutText(text: string, max = FIELD_MAX): string {
-  return text.length > max ? `${escapeHtml(text.slice(0, max))}\n<span class="cut">[… ${text.length - max} more characters: see the archive site]</span>` : escapeHtml(text);
-}
+const bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
 
-function pre(text: string): string {
-  return `<pre>${cutText(text)}</pre>`;
-}
-
-const KIND: Record<string, string> = { command: 'run', edit: 'edit', view: 'view', list: 'list', search: 'search', web: 'web', image: 'image', task: 'task', permission: 'permission', question: 'ask', other: 'tool' };
-const FOLDED: Record<string, string> = { system: 'system messages', ephemeral: 'ephemeral messages', history: 'history steps', knowledge: 'knowledge items', 'duplicate-request': 'repeated requests', other: 'other steps' };
-
-function callHtml(call: ToolCallView, session: Session, sessionId: string): string {
-  const o = call.outcome;
-  const failed = o.status === 'failed';
-  const recorded = recordedCall(session, call);
-  const bypass = recorded?.args.BypassSandbox === true || recorded?.args.BypassSandbox === 'true';
-  const status = failed ? ' <span class="badge err">failed</span>' : o.status === 'running' ? ' <span class="badge">running</span>' : o.status === 'unknown' ? ' <span class="badge">no result</span>' : '';
-  const parts = [
-    `<li><details class="call${failed ? ' err' : ''}" id="${escapeHtml(anchors.call(call.id))}"><summary><span class="kind">${escapeHtml(KIND[o.kind] ?? 'tool')}</span>${escapeHtml(o.line || call.name)}${status}${bypass ? ' <span class="badge err">outside the sandbox (BypassSandbox)</span>' : ''}</summary><div class="body">`,
-  ];
-  if (call.resultStepKey) parts.push(`<span id="${escapeHtml(anchors.step(call.resultStepKey))}"></span>`);
-  if (o.error) parts.push(`<pre class="error">${cutText(o.error)}</pre>`);
-  // An edit as on the site's conversation pages (conversation/edit.ts): its reason and a compact diff, not its
-  // result's text (Antigravity's [diff_block_start] markup).
-  const edit = editPreview(recorded, call.resultStepKey !== undefined && o.kind === 'edit' ? session.steps.find((st) => st.key === call.resultStepKey)?.content : undefined);
-  if (edit) {
-    if (edit.why) parts.push(`<p>${escapeHtml(edit.why)}</p>`);
-    parts.push(renderDiffRows(edit.rows));
-    if (edit.totalRows > edit.rows.length) parts.push(`<div class="label">${edit.totalRows - edit.rows.length} more lines: see the archive site</div>`);
+/** `text` cut to at most `max` UTF-8 bytes (at a character), and whether it was cut. */
+function cutToBytes(text: string, max: number): { text: string; cut: boolean } {
+  if (bytes(text) <= max) return { text, cut: false };
+  let lo = 0;
+  let hi = text.length;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (bytes(text.slice(0, mid)) <= max) lo = mid;
+    else hi = mid - 1;
   }
-  const args = recorded ? argLines(recorded, edit ? EDIT_ARGS_MAX : undefined) : [];
-  if (args.length > 0) parts.push(`<dl>${args.map((a) => `<dt class="mono">${escapeHtml(a.name)}</dt><dd><pre>${escapeHtml(a.value)}</pre></dd>`).join('')}</dl>`);
-  if (call.outputHead && call.outputHead.trim() !== '' && (!edit || failed)) parts.push(`<div class="label">Output${(call.outputChars ?? 0) > call.outputHead.length ? ` (first ${call.outputHead.length} of ${call.outputChars} characters)` : ''}</div>${pre(call.outputHead)}`);
-  parts.push(`<div class="label"><span class="mono">${escapeHtml(call.name)}</span> · call step ${escapeHtml(call.callStepKey)}${call.resultStepKey ? ` · result step ${escapeHtml(call.resultStepKey)}` : ''} · on the site: <span class="mono">${escapeHtml(urls.step(sessionId, call.resultStepKey ?? call.callStepKey))}</span></div>`);
-  parts.push('</div></details></li>');
-  return parts.join('');
-}
-
-function itemHtml(item: TurnItem, session: Session, sessionId: string, stepView: (position: number) => StepView | undefined): string {
-  const stepSummary = (position: number): string => stepView(position)?.summary ?? '';
-  switch (item.kind) {
-    case 'reply': {
-      const parts = [`<div class="reply" id="${escapeHtml(anchors.step(item.stepKey))}">`];
-      if (item.thinking?.trim()) parts.push(`<details class="fold"><summary>Thinking · step ${escapeHtml(item.stepKey)}</summary>${pre(item.thinking)}</details>`);
-      if (item.text?.trim()) parts.push(`<div class="who">Agent${item.createdAt ? ` · ${escapeHtml(formatClock(item.createdAt))}` : ''}</div><div class="text">${cutText(item.text)}</div>`);
-      if (item.calls.length > 0) parts.push(`<ul class="calls">${item.calls.map((c) => callHtml(c, session, sessionId)).join('')}</ul>`);
-      parts.push('</div>');
-      return parts.join('');
-    }
-    case 'checkpoint':
-      return `<details class="fold" id="${escapeHtml(anchors.step(item.stepKey))}"><summary>Checkpoint${item.number !== undefined ? ` ${item.number}` : ''}: Antigravity summarised the conversation so far</summary>${pre(item.summary)}</details>`;
-    case 'folded':
-      return `<details class="fold"><summary>${item.stepKeys.length} ${escapeHtml(FOLDED[item.folded] ?? 'other steps')}</summary><ul>${item.stepKeys
-        .map((key, i) => `<li id="${escapeHtml(anchors.step(key))}">step ${escapeHtml(key)} <span class="muted">${escapeHtml(stepSummary(item.positions[i] ?? -1))}</span></li>`)
-        .join('')}</ul></details>`;
-    case 'user-action': {
-      const what = item.action === 'view-file' ? 'opened' : item.action === 'edit' ? 'edited' : 'did';
-      return `<div class="step" id="${escapeHtml(anchors.step(item.stepKey))}"><div class="who">User${item.createdAt ? ` · ${escapeHtml(formatClock(item.createdAt))}` : ''} · ${what}${item.path ? ` <span class="mono">${escapeHtml(item.path)}</span>` : ''} <span class="muted">(step ${escapeHtml(item.stepKey)}, ${escapeHtml(item.type)})</span></div>${pre(item.text)}</div>`;
-    }
-    case 'orphan-result':
-      // An agent error (failures.ts `stepFailure`) answers no call: named as one with its message, as on the site.
-      if (stepView(item.position)?.failure === 'agent')
-        return `<div class="step err" id="${escapeHtml(anchors.step(item.stepKey))}"><span class="badge err">agent error</span> <span class="muted">(step ${escapeHtml(item.stepKey)})</span><pre class="error">${cutText(item.outcome.error ?? item.outcome.line)}</pre></div>`;
-      return `<div class="step${item.outcome.status === 'failed' ? ' err' : ''}" id="${escapeHtml(anchors.step(item.stepKey))}"><span class="kind">result</span>${escapeHtml(item.outcome.line || item.type)}${item.outcome.status === 'failed' ? ` <span class="badge err">${isFailedOrphan(item.type, item.outcome) ? 'failed' : 'agent error'}</span>` : ''} <span class="muted">(step ${escapeHtml(item.stepKey)}, no call recorded for it)</span></div>`;
-  }
+  // Never end inside a surrogate pair.
+  const end = lo > 0 && /[\uD800-\uDBFF]/.test(text[lo - 1] ?? '') ? lo - 1 : lo;
+  return { text: text.slice(0, end), cut: true };
 }
 
 function turnTitle(turn: Turn): string {
@@ -244,35 +177,48 @@ function requestLine(turn: Turn): string {
   return line.length > 110 ? `${line.slice(0, 109)}…` : line;
 }
 
-function turnHtml(turn: Turn, session: Session, sessionId: string, stepView: (position: number) => StepView | undefined): string {
-  const st = turn.stats;
-  const stats = [
-    st.startedAt ? formatUtc(st.startedAt) : '',
-    st.wallClockMs !== undefined ? `${formatDuration(st.wallClockMs) || '0 s'} wall-clock${st.activeMs !== undefined && st.activeMs !== st.wallClockMs ? ` (${formatDuration(st.activeMs) || '0 s'} active)` : ''}` : '',
-    plural(st.toolCalls, 'tool call'),
-    st.filesChanged.length > 0 ? filesChangedWords(st.filesChanged.length) : '',
-    st.failures > 0 ? failureWords.failedCalls(st.failures) : '',
-    st.agentErrors > 0 ? failureWords.agentErrors(st.agentErrors) : '',
-    turn.model ?? '',
-  ].filter(Boolean);
-  const parts = [`<section class="turn${st.failures + st.agentErrors > 0 ? ' err' : ''}" id="${escapeHtml(anchors.turn(turn.number))}"><h2>${escapeHtml(turnTitle(turn))}</h2><p class="stats">${escapeHtml(stats.join(' · '))}</p>`];
-  const r = turn.request;
-  if (r) {
-    parts.push(`<div id="${escapeHtml(anchors.step(r.stepKey))}"><div class="who">User${r.createdAt ? ` · ${escapeHtml(formatClock(r.createdAt))}` : ''}${r.modelSwitch ? ` · model switched to ${escapeHtml(r.modelSwitch.to)}` : ''}</div><div class="request">${cutText(r.text)}</div>`);
-    if (r.mentionedFiles.length > 0) parts.push(`<ul class="chips">${r.mentionedFiles.map((f) => `<li class="mono">${escapeHtml(f)}</li>`).join('')}</ul>`);
-    parts.push('</div>');
-  }
-  for (const item of turn.items) parts.push(itemHtml(item, session, sessionId, stepView));
-  parts.push('</section>');
-  return parts.join('');
+/** What the route gives the export besides the session: the site's CSS and the turn renderer (the pages' own). */
+export interface SessionExportOptions {
+  isDemo?: boolean;
+  /** The session's turns, as the pages have them (built once per session read). */
+  turns?: SessionTurns;
+  /** The site's stylesheet text (no `url()`, no `@import`: the file fetches nothing). */
+  css: string;
+  /**
+   * The given turns as the session page draws them, in order, each one's HTML (`ExportTurn.astro` through the
+   * container API); a call draws them afresh (what a page says once, then names as the same, starts over).
+   */
+  renderTurns: (turns: readonly Turn[]) => Promise<string[]>;
+  /** Bytes of the whole file (default `FILE_BUDGET`). */
+  budget?: number;
 }
 
-/** The whole export file of one session (`turns`: the session's turns, as the pages have them). */
-export function renderSessionExport(summary: SessionSummary, session: Session, options: { isDemo?: boolean; turns?: SessionTurns } = {}): string {
+/** The artifacts' section: each text as written, cut to its share of `ARTIFACTS_BUDGET`. */
+function artifactsHtml(session: Session): string {
+  if (session.artifacts.length === 0) return '';
+  const share = Math.floor(ARTIFACTS_BUDGET / session.artifacts.length);
+  const out = ['<h2 id="artifacts">Artifacts</h2>'];
+  for (const a of session.artifacts) {
+    out.push(`<section class="export-artifact"><h3 class="path">${escapeHtml(a.name)}</h3>`);
+    if (a.metadata?.summary) out.push(`<p class="small muted">${escapeHtml(a.metadata.summary)}</p>`);
+    if (a.metadata?.updatedAt) out.push(`<p class="small muted">updated ${escapeHtml(formatUtc(a.metadata.updatedAt))}</p>`);
+    if (a.text === undefined) out.push('<p class="muted">Only the metadata is on disk.</p>');
+    else {
+      const shown = cutToBytes(a.text, share);
+      out.push(`<pre>${escapeHtml(shown.text)}</pre>`);
+      if (shown.cut) out.push(`<p class="export-cut">Cut here to fit the file: ${(a.text.length - shown.text.length).toLocaleString('en')} more characters on the archive site.</p>`);
+    }
+    if (a.versions.length > 0) out.push(`<p class="small muted">${plural(a.versions.length, 'resolved version')} (their history is on the archive site)</p>`);
+    out.push('</section>');
+  }
+  return out.join('\n');
+}
+
+/** The whole export file of one session. */
+export async function renderSessionExport(summary: SessionSummary, session: Session, options: SessionExportOptions): Promise<string> {
   const s = summary;
-  // The pages' own turns when given (built once per session read), else built here.
+  const budget = options.budget ?? FILE_BUDGET;
   const built = options.turns ?? sessionTurns(session);
-  const stepView = (position: number) => built.steps[position];
   // Counted as every page counts them (`turns/failures.ts`), so the file says what the site says.
   const failures = sessionFailureCounts(built);
   const facts: [string, string | undefined][] = [
@@ -288,60 +234,82 @@ export function renderSessionExport(summary: SessionSummary, session: Session, o
     ['How it ended', s.ending],
     ['Redaction', s.redacted ? 'secrets redacted' : 'OFF: secrets shown as recorded'],
   ];
-  const out: string[] = [
+  const head = [
     '<!doctype html><html lang="en"><head><meta charset="utf-8">',
     `<meta http-equiv="Content-Security-Policy" content="${EXPORT_CSP}">`,
     '<meta name="viewport" content="width=device-width, initial-scale=1"><meta name="referrer" content="no-referrer">',
     `<meta name="generator" content="agy-archive export"><title>${escapeHtml(s.title)} · agy-archive export</title>`,
-    `<style>${STYLE}</style></head><body>`,
+    `<style>${options.css}\n${EXPORT_STYLE}</style></head><body>`,
     options.isDemo ? '<p class="badge">Demo archive: a sample session shipped with agy-archive.</p>' : '',
-    `<header><h1>${escapeHtml(s.title)}</h1><dl>`,
+    `<header class="export-head"><h1>${escapeHtml(s.title)}</h1><dl>`,
     ...facts.filter(([, v]) => v !== undefined && v !== '').map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v as string)}</dd>`),
     '</dl></header>',
   ];
   if (built.turns.length > 0) {
-    out.push('<h2 id="turns">Turns</h2><table><thead><tr><th>Turn</th><th>Request</th><th>Time (UTC)</th><th>Duration</th><th>Calls</th><th>Failed calls</th><th>Agent errors</th></tr></thead><tbody>');
+    head.push('<h2 id="turns">Turns</h2><div class="table-scroll"><table class="export-turns"><thead><tr><th>Turn</th><th>Request</th><th>Time (UTC)</th><th>Duration</th><th>Calls</th><th>Failed calls</th><th>Agent errors</th></tr></thead><tbody>');
     for (const t of built.turns) {
-      out.push(
-        `<tr><td><a href="#${escapeHtml(anchors.turn(t.number))}">${t.number === 0 ? '·' : t.number}</a></td><td>${escapeHtml(t.number === 0 ? 'Before the first request' : requestLine(t))}</td><td class="mono">${escapeHtml(formatClock(t.stats.startedAt))}</td><td>${escapeHtml(formatDuration(t.stats.wallClockMs))}</td><td>${t.stats.toolCalls}</td><td>${t.stats.failures > 0 ? `<span class="badge err">${t.stats.failures}</span>` : ''}</td><td>${t.stats.agentErrors > 0 ? `<span class="badge err">${t.stats.agentErrors}</span>` : ''}</td></tr>`,
+      head.push(
+        `<tr><td><a href="#${escapeHtml(anchors.turn(t.number))}">${t.number === 0 ? '·' : t.number}</a></td><td>${escapeHtml(t.number === 0 ? 'Before the first request' : requestLine(t))}</td><td class="mono">${escapeHtml(formatClock(t.stats.startedAt))}</td><td>${escapeHtml(formatDuration(t.stats.wallClockMs))}</td><td>${t.stats.toolCalls}</td><td>${t.stats.failures > 0 ? `<span class="badge badge-err">${t.stats.failures}</span>` : ''}</td><td>${t.stats.agentErrors > 0 ? `<span class="badge badge-err">${t.stats.agentErrors}</span>` : ''}</td></tr>`,
       );
     }
-    out.push('</tbody></table>');
+    head.push('</tbody></table></div>');
   } else {
-    out.push(`<p class="muted">${escapeHtml(noStepsText(s))}</p>`);
+    head.push(`<p class="muted">${escapeHtml(noStepsText(s))}</p>`);
   }
-  let written = 0;
-  let brief = false;
-  for (const turn of built.turns) {
-    if (!brief && written > TOTAL_MAX) {
-      brief = true;
-      out.push(`<p class="cut">This export reached its size bound (${TOTAL_MAX.toLocaleString('en')} characters); the remaining turns are listed one line each. Their pages on the archive site hold everything.</p><ul class="brief">`);
-    }
-    if (brief) {
-      out.push(`<li id="${escapeHtml(anchors.turn(turn.number))}">${escapeHtml(`${turnTitle(turn)}: ${requestLine(turn)} (${plural(turn.stats.steps, 'step')}, ${plural(turn.stats.toolCalls, 'call')})`)}</li>`);
-      continue;
-    }
-    const html = turnHtml(turn, session, s.id, stepView);
-    written += html.length;
-    out.push(html);
+  const uploads =
+    session.uploads.length > 0
+      ? ['<h2 id="uploads">Uploads</h2><ul>', ...session.uploads.map((u) => `<li class="path">${escapeHtml(u.name)} <span class="muted">(${escapeHtml(u.mediaType)}, not embedded)</span></li>`), '</ul>'].join('\n')
+      : '';
+  const foot = `<p class="muted small">Exported by agy-archive from session ${escapeHtml(s.id)}: the session page's conversation in one file, no scripts, no external references. Each step is at <span class="path">${escapeHtml(urls.step(s.id, '<step>'))}</span> on the archive site.</p></body></html>`;
+  const artifacts = artifactsHtml(session);
+  // Each turn as the pages draw it, while the file stays within its budget; one line each for the rest.
+  const fixed = bytes(head.join('\n')) + bytes(artifacts) + bytes(uploads) + bytes(foot);
+  const briefLine = (turn: Turn) => `<li id="${escapeHtml(anchors.turn(turn.number))}">${escapeHtml(`${turnTitle(turn)}: ${requestLine(turn)} (${plural(turn.stats.steps, 'step')}, ${plural(turn.stats.toolCalls, 'call')})`)}</li>`;
+  const headIds = anchorIds(head.join(''));
+  // Weighed with its links as if they led only inside the turn: the longest form each can take in the file.
+  const weigh = (html: string) => bytes(exportMarkup(html, { stepUrl: (key) => urls.step(s.id, key), siteBase: urls.home(), anchors: new Set([...headIds, ...anchorIds(html)]) }));
+  const turns = built.turns;
+  const weights = (await options.renderTurns(turns)).map(weigh);
+  const briefWeights = turns.map((t) => bytes(briefLine(t)));
+  // The turns in order while they fit, and always the last one when it fits (how the session ended, in full); the
+  // turns between are one line each.
+  const last = turns.length - 1;
+  const lastCost = last >= 0 && fixed + 600 + (weights[last] ?? 0) + briefWeights.slice(0, last).reduce((a, b) => a + b, 0) <= budget ? (weights[last] ?? 0) : undefined;
+  let used = fixed + 600 + (lastCost ?? 0);
+  const drawnSet = new Set<number>();
+  for (let i = 0; i < (lastCost !== undefined ? last : turns.length); i++) {
+    const rest = briefWeights.slice(i + 1, lastCost !== undefined ? last : turns.length).reduce((a, b) => a + b, 0);
+    if (used + (weights[i] ?? 0) + rest > budget) break;
+    drawnSet.add(i);
+    used += weights[i] ?? 0;
   }
-  if (brief) out.push('</ul>');
-  if (session.artifacts.length > 0) {
-    out.push('<h2>Artifacts</h2>');
-    for (const a of session.artifacts) {
-      out.push(`<section class="step"><h3 class="mono">${escapeHtml(a.name)}</h3>`);
-      if (a.metadata?.summary) out.push(`<div class="label">${escapeHtml(a.metadata.summary)}</div>`);
-      if (a.metadata?.updatedAt) out.push(`<div class="label">updated ${escapeHtml(formatUtc(a.metadata.updatedAt))}</div>`);
-      out.push(a.text !== undefined ? pre(a.text) : '<div class="muted">Only the metadata is on disk.</div>');
-      if (a.versions.length > 0) out.push(`<div class="label">${a.versions.length} resolved versions (see the archive site for their history)</div>`);
-      out.push('</section>');
-    }
-  }
-  if (session.uploads.length > 0) {
-    out.push('<h2>Uploads</h2><ul>');
-    for (const u of session.uploads) out.push(`<li class="mono">${escapeHtml(u.name)} <span class="muted">(${escapeHtml(u.mediaType)}, not embedded)</span></li>`);
-    out.push('</ul>');
-  }
-  out.push(`<p class="muted">Exported by agy-archive from session ${escapeHtml(s.id)}. A single file: no scripts, no external references. Each step is at <span class="mono">${escapeHtml(urls.step(s.id, '<step>'))}</span> on the archive site.</p></body></html>`);
-  return out.join('\n');
+  if (lastCost !== undefined) drawnSet.add(last);
+  const chosen = turns.filter((_, i) => drawnSet.has(i));
+  // Drawn again when some are left out, so what the file names "the same notice" is one it shows.
+  const html = chosen.length === turns.length ? await options.renderTurns(turns) : await options.renderTurns(chosen);
+  const parts: string[] = [];
+  let gap: Turn[] = [];
+  const flush = () => {
+    if (gap.length === 0) return;
+    parts.push(`<ul class="brief export-brief">${gap.map(briefLine).join('')}</ul>`);
+    gap = [];
+  };
+  let k = 0;
+  turns.forEach((turn, i) => {
+    if (drawnSet.has(i)) {
+      flush();
+      parts.push(html[k++] ?? '');
+    } else gap.push(turn);
+  });
+  flush();
+  const left = turns.length - chosen.length;
+  const brief =
+    left > 0
+      ? `<p class="export-cut" id="export-cut">This file draws ${plural(chosen.length, 'turn')} of ${turns.length} as the session page does${lastCost !== undefined ? ', the last one among them' : ''}; it stops at its size budget (${(budget / 1e6).toLocaleString('en')} MB), and ${left === 1 ? 'the other turn is one line' : `the other ${left} turns are one line each`} with its request. Their pages on the archive site hold everything.</p>`
+      : '';
+  const conversation = `${brief}<div class="conversation" id="conversation">${parts.join('\n')}</div>`;
+  // Every link of the drawn markup points inside the file, or is shown as text (`export-links.ts`).
+  const ids = anchorIds(`${head.join('')}${conversation}${artifacts}`);
+  const local = exportMarkup(conversation, { stepUrl: (key) => urls.step(s.id, key), siteBase: urls.home(), anchors: ids });
+  return [...head, local, artifacts, uploads, foot].join('\n');
 }
