@@ -1,5 +1,10 @@
+import { readdirSync } from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { configDefaults, defineConfig } from 'vitest/config';
+
+/** Tests in test/site/ that build no site (the loader, the detail spill, an unbuilt session, Astro's temp files). */
+const SITE_TESTS_THAT_BUILD_NOTHING = ['loader.test.ts', 'detail.test.ts', 'unbuilt-session.test.ts', 'astro-temp-files.test.ts'];
 
 /**
  * Test files that build a site (the real `npm run build`, via test/helpers/build-site.ts or scripts/build.ts), drive
@@ -9,21 +14,10 @@ import { configDefaults, defineConfig } from 'vitest/config';
  */
 export const SLOW_TESTS = [
   'test/browser/**',
-  'test/site/build.test.ts',
-  'test/site/incremental.test.ts',
-  'test/site/join.test.ts',
-  'test/site/out-dir.test.ts',
-  'test/site/pathological-build.test.ts',
-  'test/site/precompress.test.ts',
-  'test/site/publish.test.ts',
-  'test/site/real-data.test.ts',
-  'test/site/real-reading.test.ts',
-  'test/site/search-body.test.ts',
-  'test/site/search-noise.test.ts',
-  'test/site/settings.test.ts',
-  'test/site/split-build.test.ts',
-  'test/site/step-pages.test.ts',
-  'test/site/text-as-written.test.ts',
+  // Every site test but those that build nothing (a new one is slow until listed there).
+  ...readdirSync(path.join(import.meta.dirname, 'test', 'site'))
+    .filter((name) => name.endsWith('.test.ts') && !SITE_TESTS_THAT_BUILD_NOTHING.includes(name))
+    .map((name) => `test/site/${name}`),
   'test/audit/build.test.ts',
   'test/conversation/reading-site.test.ts',
   'test/conversation/session-page.test.ts',
