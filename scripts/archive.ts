@@ -21,6 +21,7 @@ import { snapshotPhase } from '../src/lib/archive/snapshot-phase.ts';
 import { storePathFromEnv } from '../src/lib/store/location.ts';
 import { closeStore, diagnoseStoreFailure, openStore } from '../src/lib/store/schema.ts';
 import { describeSessions, snapshotSession } from '../src/lib/store/snapshot.ts';
+import { snapshotConversation } from '../src/lib/store/conversation.ts';
 
 /** How long a session must be quiet before a watched snapshot (Antigravity writes a step as several appends). */
 const WATCH_QUIET_MS = Number(process.env.ARCHIVE_WATCH_QUIET_MS) || 2_000;
@@ -147,7 +148,12 @@ async function watchRoots(file: string): Promise<void> {
     const ref = sessions.find((r) => r.id === id);
     if (!ref) return; // deleted: the next full run marks it
     const s = await snapshotSession(db, ref);
-    if (s.status === 'unchanged') return;
+    // Its conversation database too (`.db` and `-wal` are watched below): a step Antigravity writes there only.
+    const dbChanged = await snapshotConversation(db, ref, new Date().toISOString());
+    if (s.status === 'unchanged') {
+      if (dbChanged) console.log(`${new Date().toISOString().slice(11, 19)} ${id.slice(0, 8)}: conversation database changed, kept`);
+      return;
+    }
     const stamp = new Date().toISOString().slice(11, 19);
     for (const line of describeSessions({ sessions: [s], goneNow: [], goneTotal: 0, ms: 0 })) console.log(`${stamp}${line}`);
   };
@@ -160,6 +166,19 @@ async function watchRoots(file: string): Promise<void> {
         if (id && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id)) snapshotLater(id);
       }),
     );
+  }
+  // The conversation databases beside each brain folder: `<uuid>.db` and its `-wal` (the `-shm` is an index).
+  for (const root of roots) {
+    try {
+      watchers.push(
+        watch(path.join(path.dirname(root.path), 'conversations'), (_event, name) => {
+          const m = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.db(?:-wal)?$/i.exec(String(name ?? ''));
+          if (m?.[1]) snapshotLater(m[1].toLowerCase());
+        }),
+      );
+    } catch {
+      // No conversations folder beside this brain folder (older Antigravity versions): nothing to watch.
+    }
   }
   console.log(`archive --watch: watching ${roots.length} brain folder(s); Ctrl-C to stop.`);
   const stop = (): void => {

@@ -9,6 +9,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
+import type { ConversationDbRead } from './conversation-db/read.ts';
 import type { ProblemBudget } from './problems.ts';
 import type { Problem, TranscriptLine, TranscriptName, TranscriptRead } from './types.ts';
 
@@ -28,6 +29,8 @@ export interface SessionSource {
    * disk (the store keeps `overview.txt` as a file).
    */
   transcript?(transcript: TranscriptName, budget: ProblemBudget, visit: (line: TranscriptLine) => void): TranscriptRead | undefined;
+  /** The rows of the session's conversation database the source kept (the store), merged under the live database's. */
+  conversation?(): ConversationDbRead | undefined;
 }
 
 /** The session folder being read and the problems found while reading it. */

@@ -2,7 +2,7 @@
  * Reading one session folder: transcripts → merged timeline, inventory, step files attached, metadata.
  */
 import { joinConversationDb } from './conversation-db/join.ts';
-import { readConversationDb } from './conversation-db/read.ts';
+import { readConversationDb, withStoredRows } from './conversation-db/read.ts';
 import { badDateMessage, saneTime } from './dates.ts';
 import { type Inventory, readInventory } from './inventory.ts';
 import { BAD_RECORD_NOTES, mergeRecords, TranscriptRecords } from './merge.ts';
@@ -26,13 +26,15 @@ export async function readSession(ref: SessionRef, source?: SessionSource): Prom
   const compactRecords = new TranscriptRecords('compact', ref.id, budget);
   const fullRecords = new TranscriptRecords('full', ref.id, budget);
   const overviewRecords = new TranscriptRecords('overview', ref.id, budget);
-  const [compact, full, overview, inventory, conversation] = await Promise.all([
+  const [compact, full, overview, inventory, liveConversation] = await Promise.all([
     readTranscript(sfs, 'compact', budget, (line) => compactRecords.add(line)),
     readTranscript(sfs, 'full', budget, (line) => fullRecords.add(line)),
     readTranscript(sfs, 'overview', budget, (line) => overviewRecords.add(line)),
     readInventory(sfs),
     ref.conversationDb ? readConversationDb(ref.conversationDb, ref.id, budget) : undefined,
   ]);
+  // What the archive store kept of the database stays when the database was deleted or rewritten (store/conversation.ts).
+  const conversation = withStoredRows(liveConversation, source?.conversation?.());
   const merged = mergeRecords(compactRecords, fullRecords, ref.id, budget, overviewRecords);
   const unattachedStepFiles = attachStepFiles(merged, inventory.stepFiles);
   const transcriptSteps = withStepFilesSteps(merged, unattachedStepFiles);

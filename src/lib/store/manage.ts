@@ -119,6 +119,9 @@ async function redactStoredSessions(db: DatabaseSync): Promise<number> {
   const blobsOf = db.prepare('SELECT DISTINCT blob FROM file_versions WHERE session_id = ? ORDER BY blob');
   const blobData = db.prepare('SELECT data FROM blobs WHERE hash = ?');
   const problemsOf = db.prepare('SELECT rowid AS id, message FROM problems WHERE session_id = ? ORDER BY rowid');
+  // The conversation database's decoded rows (JSON text, store/conversation.ts): scanned as JSON like transcript lines.
+  const rowsOf = db.prepare('SELECT rowid AS id, data FROM conversation_rows WHERE session_id = ? ORDER BY rowid');
+  const setRow = db.prepare('UPDATE conversation_rows SET data = ? WHERE rowid = ?');
   // Two lines that differed only by a secret are the same text once redacted: the next `dup` keeps both.
   const setLine = db.prepare(
     `UPDATE transcript_lines SET raw = ?1, hash = ?2, dup = (SELECT coalesce(max(dup) + 1, 0) FROM transcript_lines
@@ -137,11 +140,19 @@ async function redactStoredSessions(db: DatabaseSync): Promise<number> {
       if (file) files.push({ hash: blob, file });
     }
     const problems = problemsOf.all(id) as Array<{ id: number; message: string }>;
+    const rows = rowsOf.all(id) as Array<{ id: number; data: string }>;
     const hits = await scanSessionTexts([
       ...lines.map((l) => ({ text: l.raw, json: true })),
       ...files.map((f) => ({ text: f.file.text })),
       ...problems.map((p) => ({ text: p.message })),
+      ...rows.map((r) => ({ text: r.data, json: true })),
     ]);
+    rows.forEach((r, i) => {
+      const found = hits[lines.length + files.length + problems.length + i]!;
+      if (found.length === 0) return;
+      setRow.run(applyHits(r.data, found), r.id);
+      changed++;
+    });
     lines.forEach((l, i) => {
       const found = hits[i]!;
       if (found.length === 0) return;

@@ -15,6 +15,7 @@ import { badEncoding, badLine, boundLineNesting, parseLine } from '../brain/json
 import { readSession } from '../brain/session.ts';
 import type { SafeEntry, SessionSource } from '../brain/session-fs.ts';
 import { MAIN } from '../brain/transcripts.ts';
+import { storedConversation } from './conversation.ts';
 import type { ArtifactVersion, Problem, Session, SessionRef, StepRange, TranscriptLine } from '../brain/types.ts';
 import { identityKey, unionOrder } from './lines.ts';
 import { SAFE_RANGE, asStoreError, openStore } from './schema.ts';
@@ -268,6 +269,9 @@ function storedSource(dbs: DatabaseSync[], id: string, versions: Map<string, Sto
         visit(line);
       }
       return { files, coverage: storedCoverage(dbs, id, transcript) };
+    },
+    conversation() {
+      return storedConversation(dbs, id);
     },
   };
 }

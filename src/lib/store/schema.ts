@@ -124,6 +124,26 @@ const MIGRATIONS: readonly string[] = [
   ) STRICT;
   CREATE INDEX problems_by_session ON problems(session_id);
   `,
+  // 2: the conversation database of each session (issue 29): its decoded rows by id, and what was read of it last.
+  `
+  CREATE TABLE conversation_dbs (
+    session_id TEXT PRIMARY KEY REFERENCES sessions(id) ON DELETE CASCADE,
+    stamp TEXT NOT NULL,
+    facts TEXT NOT NULL,
+    first_seen TEXT NOT NULL,
+    last_seen TEXT NOT NULL
+  ) STRICT, WITHOUT ROWID;
+
+  CREATE TABLE conversation_rows (
+    session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    kind TEXT NOT NULL,
+    idx INTEGER NOT NULL,
+    data TEXT NOT NULL,
+    first_seen TEXT NOT NULL,
+    last_seen TEXT NOT NULL,
+    PRIMARY KEY (session_id, kind, idx)
+  ) STRICT;
+  `,
 ];
 
 /** The schema version this code writes: stores with a higher `user_version` are refused. */

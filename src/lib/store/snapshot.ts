@@ -14,6 +14,7 @@ import path from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import pLimit from 'p-limit';
 import { openSessionFs, listDir, readBytes, type SessionFs } from '../brain/session-fs.ts';
+import { snapshotConversation } from './conversation.ts';
 import { ProblemBudget } from '../brain/problems.ts';
 import { CoverageTracker, MAIN, readTranscript, type StepRange } from '../brain/transcripts.ts';
 import type { TranscriptLine } from '../brain/chunks.ts';
@@ -388,7 +389,11 @@ function addCoverage(db: DatabaseSync, sessionId: string, transcript: 'compact' 
  */
 async function snapshotOrProblem(db: DatabaseSync, ref: SessionRef): Promise<SessionSnapshot> {
   try {
-    return await snapshotSession(db, ref);
+    const snapshot = await snapshotSession(db, ref);
+    // Its conversation database, when one is beside the brain folder (conversation.ts): read again only when it
+    // changed. What could not be read of it is said by the reader of the live database, not kept here.
+    await snapshotConversation(db, ref, new Date().toISOString());
+    return snapshot;
   } catch (error) {
     const file = db.location();
     const stop = file ? diagnoseStoreFailure(error, file) : asStoreError(error, 'in memory');

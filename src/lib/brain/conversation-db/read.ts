@@ -150,3 +150,20 @@ function pushTo(map: Map<number, number[]>, key: number, value: number): void {
 function listed(idxs: number[]): string {
   return idxs.length <= 10 ? idxs.join(', ') : `${idxs.slice(0, 10).join(', ')}, … (${idxs.length} in all)`;
 }
+
+/**
+ * The stored rows and the database on disk as one: rows by id, what is on disk now wins; rows only the store kept
+ * (the database deleted, or rewritten without them) stay.
+ */
+export function withStoredRows(live: ConversationDbRead | undefined, stored: ConversationDbRead | undefined): ConversationDbRead | undefined {
+  if (!stored) return live;
+  if (!live) return stored;
+  const steps = new Map(stored.steps.map((s) => [s.index, s]));
+  for (const s of live.steps) steps.set(s.index, s);
+  const calls = new Map(stored.db.calls.map((c) => [c.row, c]));
+  for (const c of live.db.calls) calls.set(c.row, c);
+  return {
+    db: { ...live.db, calls: [...calls].sort(([a], [b]) => a - b).map(([, c]) => c) },
+    steps: [...steps].sort(([a], [b]) => a - b).map(([, s]) => s),
+  };
+}
