@@ -2,17 +2,14 @@
  * A session's commands grouped by what was run (issue 28: 260 rows, 151 distinct, not grouped): one group per
  * command text, its runs counted, its failures by the one rule. On the real sessions (skipped when absent).
  */
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { discoverSessions, readSession } from '../../src/lib/brain/index.ts';
 import { summariseSession } from '../../src/lib/archive/summarise.ts';
 import { auditOf } from '../../src/lib/audit/lists.ts';
 import { commandKey, groupCommands } from '../../src/lib/audit/command-groups.ts';
 import type { CommandRow } from '../../src/lib/audit/schemas.ts';
-import { projectRoot } from '../brain/helpers.ts';
+import { readHome, sharedHome } from '../brain/helpers.ts';
 
-const realHome = [path.resolve(projectRoot, '../shared/real-brains/gemini'), path.resolve(projectRoot, '../../shared/real-brains/gemini')].find((p) => existsSync(p));
+const realHome = sharedHome('real-brains');
 const row = (key: string, command: string, extra: Partial<CommandRow> = {}): CommandRow => ({ key, call: 0, command, cut: false, bypass: false, outcome: 'ok', failed: false, ...extra });
 
 describe('groupCommands', () => {
@@ -32,8 +29,7 @@ describe('groupCommands', () => {
 });
 
 describe.skipIf(!realHome)('the commands of the real sessions', async () => {
-  const d = realHome ? await discoverSessions({ geminiHome: realHome }) : { sessions: [] };
-  const sessions = await Promise.all(d.sessions.map((ref) => readSession(ref)));
+  const sessions = await readHome(realHome);
 
   it('keeps every run once, and groups the repeated ones of 86033144', () => {
     for (const s of sessions) {

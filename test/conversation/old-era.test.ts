@@ -3,16 +3,13 @@
  * one, and a value it cut ends with `<truncated N bytes>`, said in words rather than drawn as raw text. On the
  * `overview-only` case and the real-eras sessions (skipped when ../shared is absent).
  */
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { discoverSessions, readSession } from '../../src/lib/brain/index.ts';
 import { sessionTurns } from '../../src/lib/turns/index.ts';
 import { argLines, logCut, logCutWords } from '../../src/lib/conversation/preview.ts';
 import { recordedCall } from '../../src/lib/conversation/view.ts';
-import { projectRoot, readCase } from '../brain/helpers.ts';
+import { readCase, readHome, sharedHome } from '../brain/helpers.ts';
 
-const erasHome = [path.resolve(projectRoot, '../shared/real-eras/gemini'), path.resolve(projectRoot, '../../shared/real-eras/gemini')].find((p) => existsSync(p));
+const erasHome = sharedHome('real-eras');
 
 describe('the overview-only case', async () => {
   const s = await readCase('overview-only');
@@ -36,8 +33,7 @@ describe('the overview-only case', async () => {
 });
 
 describe.skipIf(!erasHome)('the overview.txt sessions of real-eras', async () => {
-  const d = erasHome ? await discoverSessions({ geminiHome: erasHome }) : { sessions: [] };
-  const sessions = await Promise.all(d.sessions.map((ref) => readSession(ref)));
+  const sessions = await readHome(erasHome);
 
   it('never says "no result" of a call whose log keeps none, and still says it of a newer log', () => {
     for (const s of sessions) {

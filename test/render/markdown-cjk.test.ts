@@ -3,16 +3,13 @@
  * `**请注意：**这里` literal; remark-cjk-friendly closes them as their writers meant. On written cases and on every
  * model reply of the real sessions (skipped when ../shared is absent).
  */
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { discoverSessions, readSession } from '../../src/lib/brain/index.ts';
 import { renderMarkdown } from '../../src/lib/render/markdown.ts';
 import { useTempCacheDir } from '../helpers/cache-dir.ts';
-import { projectRoot } from '../brain/helpers.ts';
+import { readHome, sharedHome } from '../brain/helpers.ts';
 
 useTempCacheDir('render-markdown-cjk-');
-const homes = ['real-brains', 'real-eras'].map((n) => [path.resolve(projectRoot, `../shared/${n}/gemini`), path.resolve(projectRoot, `../../shared/${n}/gemini`)].find((p) => existsSync(p))).filter((p) => p !== undefined);
+const homes = ['real-brains', 'real-eras'].map(sharedHome).filter((p) => p !== undefined);
 const CJK = /[\p{sc=Hangul}\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}]/u;
 
 describe('emphasis beside CJK text', () => {
@@ -35,9 +32,7 @@ describe.skipIf(homes.length === 0)('the real replies', () => {
     const left: string[] = [];
     let checked = 0;
     for (const home of homes) {
-      const d = await discoverSessions({ geminiHome: home });
-      for (const ref of d.sessions) {
-        const s = await readSession(ref);
+      for (const s of await readHome(home)) {
         for (const st of s.steps) {
           const text = st.type === 'PLANNER_RESPONSE' ? st.content : undefined;
           if (!text || !text.includes('**') || !CJK.test(text)) continue;

@@ -3,29 +3,21 @@
  * it (`ending-no-reply`, `ending-failed-call`, `overview-only`), on the real sessions and the other eras (skipped when
  * ../shared is absent), and through the one summary every page, the export and `/sessions.json` read.
  */
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { discoverSessions, readSession } from '../../src/lib/brain/index.ts';
 import type { Session } from '../../src/lib/brain/types.ts';
 import { sessionTurns } from '../../src/lib/turns/index.ts';
 import { middleShorten, sessionEnding } from '../../src/lib/turns/ending.ts';
 import { conversationSummary, sessionEnding as summaryEnding } from '../../src/lib/conversation/summary.ts';
 import { summariseSession } from '../../src/lib/archive/summarise.ts';
 import { sessionIndex } from '../../src/lib/audit/export.ts';
-import { projectRoot, readCase } from '../brain/helpers.ts';
+import { projectRoot, readCase, readHome, sharedHome } from '../brain/helpers.ts';
 
-const shared = (name: string) => [path.resolve(projectRoot, `../shared/${name}/gemini`), path.resolve(projectRoot, `../../shared/${name}/gemini`)].find((p) => existsSync(p));
-const realHome = shared('real-brains');
-const erasHome = shared('real-eras');
+const realHome = sharedHome('real-brains');
+const erasHome = sharedHome('real-eras');
 
 const endingOf = (s: Session) => sessionEnding(sessionTurns(s).turns);
 
-async function readHome(home: string | undefined): Promise<Session[]> {
-  if (!home) return [];
-  const d = await discoverSessions({ geminiHome: home });
-  return Promise.all(d.sessions.map((ref) => readSession(ref)));
-}
 
 describe('the ending cases', () => {
   it('says the last request got no reply and what the log ends on, never an older turn’s prose', async () => {

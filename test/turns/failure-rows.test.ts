@@ -3,26 +3,17 @@
  * marker), long paths cut in their middle so the reason after them stays, garbled source text noticed, identical
  * retries one row. On the `failure-rows` case and the real sessions (skipped when ../shared is absent).
  */
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { discoverSessions, readSession } from '../../src/lib/brain/index.ts';
 import type { Session } from '../../src/lib/brain/types.ts';
 import { callFailureMessage, failureLine, sessionTurns } from '../../src/lib/turns/index.ts';
 import { looksGarbled, shortenPaths } from '../../src/lib/turns/failures.ts';
 import { callRowReason, lineWithoutReason, rowMessage } from '../../src/lib/conversation/lines.ts';
 import { groupRetries } from '../../src/lib/conversation/retries.ts';
-import { projectRoot, readCase } from '../brain/helpers.ts';
+import { readCase, readHome, sharedHome } from '../brain/helpers.ts';
 
-const shared = (name: string) => [path.resolve(projectRoot, `../shared/${name}/gemini`), path.resolve(projectRoot, `../../shared/${name}/gemini`)].find((p) => existsSync(p));
-const realHome = shared('real-brains');
-const erasHome = shared('real-eras');
+const realHome = sharedHome('real-brains');
+const erasHome = sharedHome('real-eras');
 
-async function readHome(home: string | undefined): Promise<Session[]> {
-  if (!home) return [];
-  const d = await discoverSessions({ geminiHome: home });
-  return Promise.all(d.sessions.map((ref) => readSession(ref)));
-}
 
 describe('the failure-rows case', async () => {
   const s = await readCase('failure-rows');
