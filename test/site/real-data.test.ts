@@ -184,6 +184,9 @@ describe.skipIf(!existsSync(realHome))('real sessions', () => {
     const other = sessions.find((s) => s.id.startsWith('d493099f'))?.id ?? '';
     const task = textOf(readPage(build.outDir, `/sessions/${other}/changes/`) ?? '');
     expect(task).toMatch(/No net diff: the records never show this file whole before its first edit \(step 1432\)/);
+    // A file a command deleted after its edits says so (846521af: scripts/check_images.js, rm at step 219).
+    const cli = sessions.find((s) => s.id.startsWith('846521af'))?.id ?? '';
+    expect(textOf(readPage(build.outDir, `/sessions/${cli}/changes/`) ?? '')).toMatch(/Deleted after its last edit, at step\s*219\s*:\s*rm scripts\/check_images\.js/);
     // /audit/files/ groups the same way: each path once, linking to the file on its session's changes page.
     const audit = readPage(build.outDir, '/audit/files/') ?? '';
     for (const l of linksIn(audit).filter((x) => x.includes('/changes/#file-'))) {

@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { discoverSessions, readSession } from '../../src/lib/brain/index.ts';
 import type { Session, ToolCall } from '../../src/lib/brain/types.ts';
 import { sessionTurns } from '../../src/lib/turns/index.ts';
-import { fileHistories, netRowsShown, replayEdit, shownPathOf, wholeViewContent, type FileHistory } from '../../src/lib/turns/file-history.ts';
+import { deletedPaths, fileHistories, netRowsShown, replayEdit, shownPathOf, wholeViewContent, type FileHistory } from '../../src/lib/turns/file-history.ts';
 import { changedPaths } from '../../src/lib/turns/file-changes.ts';
 import { auditRows } from '../../src/lib/audit/rows.ts';
 import { projectRoot } from '../helpers/build-site.ts';
@@ -53,6 +53,12 @@ describe('replaying an edit', () => {
     expect(shownPathOf('/elsewhere/x', '/w', 'abc')).toEqual({ shownPath: '/elsewhere/x', where: 'elsewhere' });
   });
 
+  it('reads the files a command deletes, and nothing it does not name', () => {
+    expect(deletedPaths('rm -rf build/out.js && git rm "docs/a b.md"; Remove-Item -Path C:\\w\\x.ps1 -Force', '/w')).toEqual(['/w/build/out.js', '/w/docs/a b.md', 'C:\\w\\x.ps1']);
+    expect(deletedPaths('rm *.log $TMP/x; echo rm a; npm run rm', '/w')).toEqual([]);
+    expect(deletedPaths('del .\\old.txt', 'D:\\site\\')).toEqual(['D:\\site/old.txt']);
+  });
+
   it('shares a page budget of net-diff rows, each file keeping its floor', () => {
     const h = (n: number) => ({ net: { rows: Array.from({ length: n }), base: { kind: 'created', stepKey: '1' }, lastStepKey: '1', totalRows: n } }) as never;
     expect(netRowsShown([h(50), h(100), h(100), {} as never], 180, 30)).toEqual([50, 100, 30, 0]);
@@ -69,9 +75,9 @@ describe('the file-changes case', () => {
   const file = (shown: string) => files.find((f) => f.shownPath === shown);
 
   it('lists each file once, changed ones first, relative to the workspace, with the header\'s count', () => {
-    expect(files.map((f) => f.shownPath)).toEqual(['src/new.py', 'main.py', 'README.md', 'conf.ini', 'gone.py']);
+    expect(files.map((f) => f.shownPath)).toEqual(['src/new.py', 'main.py', 'README.md', 'conf.ini', 'tmp/scratch.txt', 'gone.py']);
     expect(files.filter((f) => f.applied > 0)).toHaveLength(changedPaths(auditRows(session).files).length);
-    expect(sessionTurns(session).turns.reduce((n, t) => n + t.stats.filesChanged.length, 0)).toBe(4);
+    expect(sessionTurns(session).turns.reduce((n, t) => n + t.stats.filesChanged.length, 0)).toBe(5);
   });
 
   it('gives a created file its net diff from nothing, checked by the later whole view', () => {
@@ -103,6 +109,11 @@ describe('the file-changes case', () => {
     expect(f?.net).toMatchObject({ base: { kind: 'view', stepKey: '20' }, lastStepKey: '24' });
     expect(removed(f)).toEqual(['k=1']);
     expect(added(f)).toEqual(['k=10']);
+  });
+
+  it('says a file was deleted when a later command names it, relative to its Cwd', () => {
+    expect(file('tmp/scratch.txt')).toMatchObject({ created: { stepKey: '25' }, deleted: { stepKey: '27', command: 'ls && rm -f ./tmp/scratch.txt' } });
+    expect(file('src/new.py')?.deleted).toBeUndefined();
   });
 
   it('places each edit in the conversation', () => {
@@ -151,5 +162,10 @@ describe.skipIf(!existsSync(realHome))('the real sessions, per file', () => {
     expect(task?.noNet).toMatch(/never show this file whole before its first edit \(step 1432\)/);
     const plan = historiesOf(byPrefix('0043a8fc')).find((f) => f.shownPath === 'implementation_plan.md');
     expect(plan?.noNet).toMatch(/whole-file write at step 26 is cut in the transcript/);
+  });
+
+  it('says 846521af deleted the script it wrote (step 219: rm scripts/check_images.js)', () => {
+    const script = historiesOf(byPrefix('846521af')).find((f) => f.shownPath === 'scripts/check_images.js');
+    expect(script?.deleted).toMatchObject({ stepKey: '219', command: 'rm scripts/check_images.js' });
   });
 });

@@ -96,6 +96,8 @@ export const ChangedFileSchema = z.object({
   removed: z.number(),
   /** The session created it (its first edit a `write_to_file` without Overwrite, nothing seen of it before). */
   created: z.boolean().optional(),
+  /** A command deleted it after its last edit (`deletedPaths`). */
+  deleted: z.boolean().optional(),
   /** The records hold its first and last content: the changes page shows the net diff. */
   net: z.boolean(),
 });

@@ -81,6 +81,8 @@ export interface FileHistory {
   applied: number;
   /** Its first applied edit wrote it whole with `write_to_file` without `Overwrite`, before any content was seen. */
   created?: { stepKey: string };
+  /** A command deleted it after its last edit (`deletedPaths`: the command names the file). */
+  deleted?: { stepKey: string; callId: string; command: string; turnIndex?: number; itemIndex?: number };
   /** Lines added and removed: the net diff's when there is one, else the applied edits' sum. */
   added: number;
   removed: number;
@@ -102,6 +104,7 @@ export interface FileSummary {
   added: number;
   removed: number;
   created?: boolean;
+  deleted?: boolean;
   net: boolean;
 }
 
@@ -233,8 +236,39 @@ export function replayEdit(content: string, call: ToolCall): { content: string }
   return { content: sameEnd(text) };
 }
 
+/** Commands that delete the files they name (POSIX shells, cmd, PowerShell and its aliases, git). */
+const DELETE_VERBS = new Set(['rm', 'unlink', 'del', 'erase', 'remove-item', 'ri', 'rimraf']);
+
+/** The words of one shell command, quotes removed (enough for the paths a delete names; no expansion). */
+function words(command: string): string[] {
+  const out: string[] = [];
+  for (const m of command.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)) out.push(m[1] ?? m[2] ?? m[3] ?? '');
+  return out;
+}
+
+/**
+ * The files a command line deletes, as absolute paths (relative ones joined to `cwd`): each part of the line
+ * (`;`, `&&`, `||`, new lines) whose first word is `rm`, `del`, `Remove-Item` … or `git rm`, and its arguments that
+ * are no option. A glob or a variable names no file here; what the command does beyond its words is not guessed.
+ */
+export function deletedPaths(command: string, cwd: string | undefined): string[] {
+  const out: string[] = [];
+  for (const part of command.split(/&&|\|\||;|\r?\n/)) {
+    let w = words(part.trim());
+    if (w[0]?.toLowerCase() === 'git' && w[1] === 'rm') w = w.slice(1);
+    if (!DELETE_VERBS.has((w[0] ?? '').toLowerCase())) continue;
+    for (const arg of w.slice(1)) {
+      if (/^-/.test(arg) || /[*?$`]/.test(arg) || arg === '') continue;
+      const absolute = /^(?:[A-Za-z]:[\\/]|\/|\\\\)/.test(arg);
+      if (absolute) out.push(arg);
+      else if (cwd) out.push(`${cwd.replace(/[\\/]+$/, '')}/${arg.replace(/^\.[\\/]/, '')}`);
+    }
+  }
+  return out;
+}
+
 interface Event {
-  kind: 'edit' | 'view';
+  kind: 'edit' | 'view' | 'delete';
   view: ToolCallView;
   call: ToolCall;
 }
@@ -272,6 +306,13 @@ export function fileHistories(steps: readonly Step[], turns: SessionTurns, optio
         order.push(path);
       }
       list.push({ kind: 'edit', view, call });
+    } else if (call.name === 'run_command' && !isFailedCall(view)) {
+      for (const deleted of deletedPaths(argString(call.args, 'CommandLine') ?? '', argString(call.args, 'Cwd'))) {
+        const key = pathKey(deleted);
+        const list = viewsByKey.get(key) ?? [];
+        list.push({ kind: 'delete', view, call });
+        viewsByKey.set(key, list);
+      }
     } else if (call.name === 'view_file' && view.outcome.target) {
       const key = pathKey(view.outcome.target);
       const list = viewsByKey.get(key) ?? [];
@@ -301,11 +342,21 @@ function historyOf(
   let lastStepKey: string | undefined;
   let lost: string | undefined;
   let created: FileHistory['created'];
+  let deleted: FileHistory['deleted'];
   let anyApplied = false;
   const confirmed: string[] = [];
   const differed: string[] = [];
   for (const e of timeline) {
     const result = e.view.resultStepKey !== undefined ? byKey.get(e.view.resultStepKey) : undefined;
+    if (e.kind === 'delete') {
+      // Deleted after the edits so far: said on the page; a later write brings it back.
+      if (anyApplied) {
+        deleted = { stepKey: e.view.callStepKey, callId: e.view.id, command: argString(e.call.args, 'CommandLine') ?? '' };
+        const place = places.get(e.view.id);
+        if (place) [deleted.turnIndex, deleted.itemIndex] = place;
+      }
+      continue;
+    }
     if (e.kind === 'view') {
       const seen = wholeViewContent(result);
       if (seen === undefined || isFailedCall(e.view)) continue;
@@ -342,6 +393,7 @@ function historyOf(
     if (place) [edit.turnIndex, edit.itemIndex] = place;
     edits.push(edit);
     if (!isFileChange(view)) continue;
+    deleted = undefined;
     const first = !anyApplied;
     anyApplied = true;
     if (!base && call.name === 'write_to_file' && call.truncatedArgs.length === 0) {
@@ -378,6 +430,7 @@ function historyOf(
     removed: applied.reduce((n, x) => n + x.removed, 0),
   };
   if (created) history.created = created;
+  if (deleted) history.deleted = deleted;
   if (confirmed.length > 0) history.confirmedBy = confirmed;
   if (differed.length > 0) history.differedAt = differed;
   if (applied.length === 0) {
@@ -422,6 +475,7 @@ export function fileSummaries(histories: readonly FileHistory[]): FileSummary[] 
       net: h.net !== undefined,
     };
     if (h.created) s.created = true;
+    if (h.deleted) s.deleted = true;
     return s;
   });
 }
