@@ -11,7 +11,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { discoverSessions, readSession, type Session } from '../../src/lib/brain/index.ts';
 import { redactSession } from '../../src/lib/redact/index.ts';
-import { SESSION, stepRow, writeConversationDb, writeFixtureHome } from './conversation-db-fixture.ts';
+import { encode, SESSION, stepRow, writeFixtureHome } from './conversation-db-fixture.ts';
 import { projectRoot } from './helpers.ts';
 
 let home: string;
@@ -99,6 +99,19 @@ describe('one session from its transcripts and its database', () => {
     expect(s.steps[1]!.toolCalls).toEqual([{ name: 'run_command', args: { CommandLine: 'ls' }, truncatedArgs: [] }]);
     expect(s.steps[2]!.content).toBe('a.txt\nb.txt\n');
     expect(s.problems.filter((p) => p.kind === 'unreadable')).toEqual([]);
+  });
+
+  it('without a request, the title the product folder keeps: the summaries (IDE), else history.jsonl (CLI)', async () => {
+    const { dbPath } = writeFixtureHome(home, { withFolder: false });
+    const db = new DatabaseSync(dbPath);
+    db.exec('DELETE FROM steps WHERE idx = 0');
+    db.close();
+    expect((await readOnly()).meta.title).toBe(SESSION);
+    const product = path.join(home, 'antigravity');
+    writeFileSync(path.join(product, 'history.jsonl'), `${JSON.stringify({ display: 'hello', timestamp: 1, workspace: 'C:\\w' })}\n{torn\n${JSON.stringify({ display: 'list the files\nplease', timestamp: 2, conversationId: SESSION })}\n`);
+    expect((await readOnly()).meta.title).toBe('list the files');
+    writeFileSync(path.join(product, 'agyhub_summaries_proto.pb'), encode([[1, [[1, '00000000-0000-4000-8000-000000000001'], [2, [[1, 'Another']]]]], [1, [[1, SESSION], [2, [[1, 'Listing workspace files'], [2, 5]]]]]]));
+    expect((await readOnly()).meta.title).toBe('Listing workspace files');
   });
 
   it('a type the transcript gives another step of the same index is a conflict on /report/, both steps kept', async () => {

@@ -3,6 +3,7 @@
  */
 import { joinConversationDb } from './conversation-db/join.ts';
 import { readConversationDb, withStoredRows } from './conversation-db/read.ts';
+import { productTitle } from './conversation-db/titles.ts';
 import { badDateMessage, saneTime } from './dates.ts';
 import { type Inventory, readInventory } from './inventory.ts';
 import { BAD_RECORD_NOTES, mergeRecords, TranscriptRecords } from './merge.ts';
@@ -43,6 +44,8 @@ export async function readSession(ref: SessionRef, source?: SessionSource): Prom
     ? joinConversationDb(transcriptSteps, conversation.steps, conversation.db.calls, ref.id, conversation.db.file, problems)
     : transcriptSteps;
   const meta = deriveMeta(ref.id, steps, inventory.artifacts, ref.ctimeMs);
+  // No title from the steps (no request read): the one the product folder keeps for the conversation, if any.
+  if (meta.title === ref.id) meta.title = (await productTitle(ref.root, ref.id))?.title ?? meta.title;
   noteBadDates(inventory, ref.id, budget);
   budget.close();
   const session: Session = {
