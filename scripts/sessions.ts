@@ -19,6 +19,7 @@ import { StoreError } from '../src/lib/store/schema.ts';
 import { redactSession, redactionEnabledFromEnv } from '../src/lib/redact/index.ts';
 import { terminalText } from '../src/lib/terminal-text.ts';
 import { callsWords, promptWords, sessionUsage, tokenWords, type SessionUsage } from '../src/lib/turns/usage.ts';
+import { costWords, estimateCost, priceTableFromEnv } from '../src/lib/turns/prices.ts';
 
 const args = process.argv.slice(2);
 const json = args.includes('--json');
@@ -148,6 +149,8 @@ function printDetail(s: Session): void {
   if (usage) {
     field('tokens', `${callsWords(usage.calls)}: ${tokenWords(usage)}`);
     for (const [model, u] of Object.entries(usage.by_model)) field('', `  ${model}: ${callsWords(u.calls)}: ${tokenWords(u)}`);
+    const cost = estimateCost(usage.by_model, priceTableFromEnv());
+    field('cost', cost ? costWords(cost) : 'no estimate: no model of it has a price (ARCHIVE_PRICES=<file.json> gives one)');
   }
   if (s.conversation?.prompt) field('last prompt', promptWords(s.conversation.prompt));
   if (s.conversation) field('database', `${s.conversation.file}${s.conversation.withWal ? ' with its -wal' : ''}, ${s.conversation.stepRows} steps`);

@@ -11,6 +11,7 @@ import { discoverSessions, readSession, type Session } from '../../src/lib/brain
 import { sessionTurns } from '../../src/lib/turns/build.ts';
 import { callPositions, callUsage, contextPerCall, sessionUsage, stepCall, usagePerDay, usagePerTurn } from '../../src/lib/turns/usage.ts';
 import { SESSION, writeFixtureHome } from '../brain/conversation-db-fixture.ts';
+import { costWords, estimateCost, PRICES } from '../../src/lib/turns/prices.ts';
 import { projectRoot } from '../brain/helpers.ts';
 
 let home: string;
@@ -94,5 +95,15 @@ describe('usage', () => {
       by_model: { 'Gemini 3.5 Flash (Medium)': { calls: 3, input: 19515, cache_read: 24514, output: 428, thinking: 323 } },
     });
     expect(rows.find((r) => r.id !== SESSION)).not.toHaveProperty('usage');
+  });
+
+  it('cost only as a dated estimate, and never for a model without a price', () => {
+    const usage = sessionUsage(session)!;
+    expect(estimateCost(usage.by_model)).toBeUndefined(); // Gemini 3.5 Flash (Medium) has no published price
+    const byModel = { ...usage.by_model, 'Gemini 2.5 Flash': { calls: 1, input: 1_000_000, cache_read: 2_000_000, output: 100_000, thinking: 50_000 } };
+    const e = estimateCost(byModel)!;
+    expect(e.dollars).toBeCloseTo(0.3 + 2 * 0.075 + 0.1 * 2.5, 10);
+    expect(e.unpriced).toEqual(['Gemini 3.5 Flash (Medium)']);
+    expect(costWords(e)).toBe(`about $0.70 at API list prices of ${PRICES.asOf} (an estimate, not a bill; Gemini 3.5 Flash (Medium) not counted (no price))`);
   });
 });
