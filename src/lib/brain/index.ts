@@ -12,4 +12,4 @@ export type * from './types.ts';
 /** Bump when the reader's output changes for the same input: it goes into content digests. */
 // 6: values nested past MAX_NESTING kept as text (nesting.ts); records without a usable step_index make no call
 // and are set aside from ordering (merge.ts rule 1).
-export const READER_VERSION = '6';
+export const READER_VERSION = '7';
