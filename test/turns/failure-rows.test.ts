@@ -58,6 +58,7 @@ describe('failure lines', () => {
     expect(shortenPaths('see https://example.com/a/b/c/d/e/f/g/h/i/j/k/l/m/n/o/p/q/r/s/t/u/v/w')).toBe('see https://example.com/a/b/c/d/e/f/g/h/i/j/k/l/m/n/o/p/q/r/s/t/u/v/w');
     expect(shortenPaths(`open D:\\${'dir\\'.repeat(20)}file.txt: denied`)).toMatch(/^open D:\\dir\\.{1,20}….*\\file\.txt: denied$/);
     expect(rowMessage('+ npm install\n+ ~~~~~~~~~~\nnpm : not found')).toBe('+ npm install\nnpm : not found');
+    expect(rowMessage('| a | b |\n| :--- | :--- |\n-> no tops confirmed')).toBe('| a | b |\n-> no tops confirmed');
     expect(failureLine('At line:1\n+ ~~~~\nboom')).toBe('At line:1 · boom');
   });
 });

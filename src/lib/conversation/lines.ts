@@ -38,8 +38,8 @@ export const ROW_REASON_MAX = 240;
 /**
  * A failure message as a row shows it: its first `ROW_MESSAGE_LINES` non-empty lines (the failure module puts the
  * line naming the error first, then what follows it), long paths in them cut in their middle so the reason after a
- * path stays (`shortenPaths`), each cut to `ROW_REASON_MAX`. Lines of marks only (`----`, PowerShell's `+ ~~~~`)
- * say nothing. Undefined for no message.
+ * path stays (`shortenPaths`), each cut to `ROW_REASON_MAX`. Lines of marks only (`----`, PowerShell's `+ ~~~~`, a
+ * table's `| :--- | :--- |`) say nothing. Undefined for no message.
  */
 export function rowMessage(message: string | undefined): string | undefined {
   if (message === undefined) return undefined;
@@ -47,7 +47,7 @@ export function rowMessage(message: string | undefined): string | undefined {
     .replace(/\r\n?/g, '\n')
     .split('\n')
     .map((l) => l.trim())
-    .filter((l) => l !== '' && !/^\+?\s*[-=_*~^⎯─]{3,}$/.test(l));
+    .filter((l) => l !== '' && !/^\+?[\s|:\-=_*~^⎯─]{3,}$/.test(l));
   if (lines.length === 0) return undefined;
   return lines
     .slice(0, ROW_MESSAGE_LINES)
