@@ -1,7 +1,7 @@
 /**
  * The search step: after `astro build`, put back the session folders an incremental build reused, then index the
- * built pages with Pagefind's Node API. What is indexed is each session's search documents (one per turn,
- * `/sessions/<id>/search/<doc>.html`, `src/lib/search/document.ts`) and artifact pages; step pages are not (the
+ * built pages with Pagefind's Node API. What is indexed is each session's search documents (one per turn and one
+ * per artifact, `/sessions/<id>/search/<doc>.html`, `src/lib/search/document.ts`); step pages are not (the
  * documents hold their words, and each step is a sub-result of its turn).
  *
  * The index is sharded by time (`src/lib/search/shards.ts`: this month's sessions by week, older ones by quarter,
@@ -28,14 +28,15 @@ import { prefetchFiles, prefetchWanted } from '../lib/search/prefetch.ts';
 import { joinFolders } from '../lib/join/current.ts';
 
 /** Bump when what goes into a shard changes (indexing options, globs): every cached shard is rebuilt. */
-const SHARD_FORMAT = 'shard-3-turns';
+const SHARD_FORMAT = 'shard-4-bigrams';
 
 /**
- * The same settings for every index (the floor's too). No forced language: each document is indexed in the
- * language its `<html lang>` names (`searchLanguageOf`), so Chinese and Japanese are split into words; Pagefind
- * writes one index per language in each bundle, and the search page merges them all.
+ * The same settings for every index (the floor's too): one language for every document, one Pagefind does not
+ * segment. The search documents write Chinese and Japanese as overlapping pairs (`src/lib/search/cjk.ts`), which
+ * the search page's queries match exactly; Pagefind's own segmenting of a `zh`/`ja` page (a dictionary at index
+ * time, the browser's `Intl.Segmenter` at query time) disagreed on compounds and missed or invented words (issue 30).
  */
-const INDEX_CONFIG = {};
+const INDEX_CONFIG = { forceLanguage: 'en' };
 
 /** Fail with a message and a hint when Pagefind reports errors. */
 function check(step: string, errors: string[]): void {
@@ -70,17 +71,17 @@ async function indexDirectory(siteDir: string, outputPath: string): Promise<numb
 const SHARD_ROOT_PREFIX = '.search-shard-';
 
 /**
- * The folders of a session that hold its search documents: the conversation's documents (`search/`, one file per
- * turn, `src/lib/search/document.ts`) and its artifact pages. Step pages and the session's other pages are not
- * indexed: the documents carry their words.
+ * The folders of a session that hold its search documents: `search/`, one file per turn and one per artifact
+ * (`src/lib/search/document.ts`). Step pages, artifact pages and the session's other pages are not indexed: the
+ * documents carry their words.
  */
-export const INDEXED_FOLDERS = ['search', 'artifacts'];
+export const INDEXED_FOLDERS = ['search'];
 
 /**
  * Index one shard's documents into `outputPath` with one Pagefind service. Pagefind reads and parses the pages itself
  * (`addDirectory`: files read and parsed on every core, nothing copied through Node, which cost a third of the
  * step's CPU when each page was read here and sent over the service's pipe). It is pointed at a folder holding only
- * the shard's indexed folders: each session's `search/` and `artifacts/` are moved (renamed) under
+ * the shard's indexed folders: each session's `search/` is moved (renamed) under
  * `<outDir>/.search-shard-<n>/sessions/<id>/` for the time being, so the URLs Pagefind computes are the site's own,
  * and always moved back. Pagefind walks every folder under the path it is given, so the step pages' folders (one per
  * step) stay where they are, unwalked. (A glob naming the shard's sessions made Pagefind walk the whole out dir for

@@ -5,11 +5,9 @@
  * usual language. Latin letters do not tell English from Portuguese: a Latin text has no language of its own here
  * and takes the default (`en`), as every page did before.
  *
- * Two uses: `languageOf` is the dominant language (a page's `<html lang>`, a block's `lang`), so screen readers pick
- * the right voice and CJK wraps as its readers expect; `searchLanguageOf` is the language Pagefind indexes a search
- * document in. Pagefind splits Chinese and Japanese into words only on pages of that language, so a document with
- * any run of Chinese or Japanese in it is indexed as that language even when most of its words are English (a
- * Japanese request in an English session): its English words are still found, only not stemmed. Pure: no Astro.
+ * `languageOf` is the dominant language (a page's `<html lang>`, a block's `lang`), so screen readers pick the right
+ * voice and CJK wraps as its readers expect. (The search indexes every document as one language and writes Chinese
+ * and Japanese its own way: `search/cjk.ts`.) Pure: no Astro.
  */
 
 /** The language of Latin (or script-less) text. */
@@ -106,20 +104,4 @@ export function languageOf(text: string | readonly string[]): string | undefined
 export function blockLanguage(text: string, pageLanguage: string = DEFAULT_LANGUAGE): string | undefined {
   const lang = languageOf(text);
   return lang && lang !== pageLanguage ? lang : undefined;
-}
-
-/** Characters of Chinese or Japanese that make a search document that language (a word or two). */
-const SEGMENTED_FROM = 2;
-
-/**
- * The language Pagefind indexes a search document in: Japanese or Chinese as soon as the text holds a word of it
- * (Pagefind segments those two only on pages of that language), else the dominant language.
- */
-export function searchLanguageOf(text: string): string {
-  const c = countScripts(text);
-  if (c.kana + c.han >= SEGMENTED_FROM && c.hangul < c.kana + c.han) {
-    const cjk = cjkLanguage({ ...c, hangul: 0 });
-    if (cjk === 'ja' || cjk === 'zh') return cjk;
-  }
-  return languageOf(text) ?? DEFAULT_LANGUAGE;
 }

@@ -15,7 +15,7 @@ import { messagePagePaths, taskPagePaths, timelinePagePaths } from './archive/se
 import { recordFamilyNeighbours, rendersSession, sharedFamilyInputs } from './archive/incremental.ts';
 import { newestSessionFirst } from './archive/order.ts';
 import { shardFolder, siteSearchShards } from './search/shards.ts';
-import { searchDocumentGroups } from './search/document.ts';
+import { artifactDocumentSlug, searchDocumentGroups, type DocumentGroup } from './search/document.ts';
 import { currentJoin } from './join/current.ts';
 import type { SearchBundle } from './join/join.ts';
 import { urls, useSessionBases } from './urls.ts';
@@ -217,15 +217,23 @@ export async function stepPaths() {
  * (`search/document.ts`), each with its steps' keys.
  */
 export async function searchDocumentPaths() {
-  const { steps } = await collections();
+  const { steps, artifacts } = await collections();
   return (await renderedSessions()).flatMap((session) => {
     const rows = steps.get(session.id) ?? [];
-    return searchDocumentGroups(rows).map((group, i) => ({
+    const turns = searchDocumentGroups(rows).map((group, i) => ({
       params: { id: session.id, doc: group.slug },
-      props: { session, group, first: i === 0 },
+      props: { session, group, first: i === 0 } as SearchDocumentProps,
     }));
+    const pages = (artifacts.get(session.id) ?? []).map((artifact: ArtifactRow) => ({
+      params: { id: session.id, doc: artifactDocumentSlug(artifact.slug) },
+      props: { session, artifact } as SearchDocumentProps,
+    }));
+    return [...turns, ...pages];
   });
 }
+
+/** A search document's props: a turn's group of steps, or an artifact. */
+export type SearchDocumentProps = { session: SessionSummary; group: DocumentGroup; first: boolean; artifact?: undefined } | { session: SessionSummary; artifact: ArtifactRow; group?: undefined };
 
 /** `/sessions/<id>/artifacts/<slug>/` */
 export async function artifactPaths() {

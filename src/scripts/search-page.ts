@@ -22,14 +22,17 @@
  */
 import {
   afterHeading,
+  contentWords,
   excerptParts,
   fragmentWords,
+  pairHits,
   sectionRange,
   type ExcerptPart,
   type PageAnchor,
   type WordHit,
 } from '../lib/search/excerpt.ts';
 import { documentHref, groupBySession, stepHits, type SessionGroup } from '../lib/search/results.ts';
+import { searchPlan, shownText } from '../lib/search/cjk.ts';
 import {
   FILTER_ORDER,
   filterGroups,
@@ -121,13 +124,17 @@ function resultFacts(fragment: Fragment): string {
   return facts.join(' · ');
 }
 
-/** The excerpt of a section (a step's, or the part before a document's first heading) around its hits. */
-function sectionExcerpt(fragment: Fragment, sub: Fragment['sub_results'][number] | undefined): HTMLParagraphElement {
+/**
+ * The excerpt of a section (a step's, or the part before a document's first heading) around its hits. The range is
+ * found on the words as indexed (a heading's title is indexed text too), the excerpt drawn from them as shown.
+ */
+function sectionExcerpt(fragment: Fragment, sub: Fragment['sub_results'][number] | undefined, bigrams: ReadonlySet<string>): HTMLParagraphElement {
+  const indexed = contentWords(fragment.content);
   const { words, joined } = fragmentWords(fragment.content, fragment.raw_content);
   const [start, to] = sub ? sectionRange(fragment.anchors, words.length, sub.anchor) : [0, words.length];
   const title = sub?.anchor ? sub.title.trim() : '';
-  const from = title ? Math.min(afterHeading(words, start, title), to) : start;
-  const hits = sub ? sub.weighted_locations : fragment.weighted_locations;
+  const from = title ? Math.min(afterHeading(indexed, start, title), to) : start;
+  const hits = pairHits(indexed, sub ? sub.weighted_locations : fragment.weighted_locations, bigrams);
   return excerptNode(excerptParts(words, hits, from, to, undefined, joined), 'search-result-excerpt');
 }
 
@@ -141,11 +148,11 @@ const STEPS_LISTED = 6;
  * facts line, and its step hits, each `step 38 · run_command npm test · exit 1` linking to the step's page, the
  * best with an excerpt. `brief`: a session's further documents, with their step hits but no excerpts.
  */
-function documentNode(fragment: Fragment, brief: boolean): HTMLElement {
+function documentNode(fragment: Fragment, brief: boolean, bigrams: ReadonlySet<string>): HTMLElement {
   const box = el('div', brief ? 'search-result-doc is-brief' : 'search-result-doc');
   const heading = el(brief ? 'h3' : 'h2', 'search-result-title');
   const href = safeHref(documentHref(fragment));
-  const title = fragment.meta.title?.trim() || fragment.url;
+  const title = shownText(fragment.meta.title?.trim() ?? '') || fragment.url;
   if (href) {
     const link = el('a', 'search-result-link', title);
     link.href = href;
@@ -159,18 +166,18 @@ function documentNode(fragment: Fragment, brief: boolean): HTMLElement {
     // An artifact page (or a hit before a document's first step): one excerpt from its best section.
     if (!brief) {
       const best = [...fragment.sub_results].sort((a, b) => b.weighted_locations.length - a.weighted_locations.length)[0];
-      box.append(sectionExcerpt(fragment, best));
+      box.append(sectionExcerpt(fragment, best, bigrams));
     }
     return box;
   }
   const list = el('ul', 'search-result-steps');
   steps.slice(0, STEPS_LISTED).forEach((hit, i) => {
     const item = el('li', 'search-result-step');
-    const link = el('a', 'search-result-step-link', hit.title);
+    const link = el('a', 'search-result-step-link', shownText(hit.title));
     const target = safeHref(hit.href);
     if (target) link.href = target;
     item.append(link);
-    if (!brief && i < EXCERPTS_PER_DOCUMENT) item.append(sectionExcerpt(fragment, hit.sub as Fragment['sub_results'][number]));
+    if (!brief && i < EXCERPTS_PER_DOCUMENT) item.append(sectionExcerpt(fragment, hit.sub as Fragment['sub_results'][number], bigrams));
     list.append(item);
   });
   if (steps.length > STEPS_LISTED) list.append(el('li', 'search-result-step muted small', `and ${plural(steps.length - STEPS_LISTED, 'more step')} in this turn`));
@@ -186,10 +193,13 @@ class SessionResult {
   private readonly rest = el('div', 'search-result-more-docs');
   private count = 0;
 
-  constructor(group: SessionGroup<Fragment>) {
+  private readonly bigrams: ReadonlySet<string>;
+
+  constructor(group: SessionGroup<Fragment>, bigrams: ReadonlySet<string>) {
+    this.bigrams = bigrams;
     this.node.dataset.session = group.session;
     const [best, ...others] = group.docs;
-    if (best) this.node.append(documentNode(best, false));
+    if (best) this.node.append(documentNode(best, false, bigrams));
     this.more.append(this.summary, this.rest);
     this.add(others);
   }
@@ -197,7 +207,7 @@ class SessionResult {
   /** More documents of this session, found on a later page of results. */
   add(docs: readonly Fragment[]): void {
     if (docs.length === 0) return;
-    this.rest.append(...docs.map((d) => documentNode(d, true)));
+    this.rest.append(...docs.map((d) => documentNode(d, true, this.bigrams)));
     this.count += docs.length;
     this.summary.textContent = `${plural(this.count, 'more result', 'more results')} in this session`;
     if (!this.more.isConnected) this.node.append(this.more);
@@ -377,9 +387,24 @@ class SearchPage {
     if (generation === this.generation && found) this.panel?.update(found.filters);
   }
 
-  /** Pagefind's search for `term` and what is ticked. A null term with filters lists every page the filters match. */
-  private find(term: string, selection: FilterSelection): Promise<SearchResponse | null> {
-    return this.pagefind.search(term || null, { filters: searchFilters(selection) });
+  /**
+   * Pagefind's search for `term` and what is ticked. A null term with filters lists every page the filters match.
+   * The term is asked as the index holds words (`searchPlan`: Chinese, Japanese and Korean as pairs); a result must
+   * hold each of the plan's phrases too (searched on their own: Pagefind drops a word it finds nowhere), and the
+   * documents holding the query as typed (`first`: a file name, a command) are listed before the others.
+   */
+  private async find(term: string, selection: FilterSelection): Promise<SearchResponse | null> {
+    const filters = searchFilters(selection);
+    if (!term) return this.pagefind.search(null, { filters });
+    const plan = searchPlan(term);
+    const asks = [plan.term, ...(plan.first ? [plan.first] : []), ...plan.phrases];
+    const [found, ...others] = await Promise.all(asks.map((t) => this.pagefind.search(t, { filters })));
+    if (!found) return null;
+    const exact = plan.first ? (others.shift()?.results ?? []) : [];
+    const holding = others.map((r) => new Set((r?.results ?? []).map((x) => x.id)));
+    const exactIds = new Set(exact.map((x) => x.id));
+    const results = [...exact, ...found.results.filter((x) => !exactIds.has(x.id))].filter((x) => holding.every((ids) => ids.has(x.id)));
+    return { ...found, results };
   }
 
   private term(): string {
@@ -397,7 +422,7 @@ class SearchPage {
   private run(delay: number): void {
     clearTimeout(this.timer);
     const term = this.term();
-    if (term && delay > 0) this.pagefind.preload(term).catch(() => {});
+    if (term && delay > 0) this.pagefind.preload(searchPlan(term).term).catch(() => {});
     this.timer = setTimeout(() => void this.search(), delay);
   }
 
@@ -445,7 +470,7 @@ class SearchPage {
       if (group && group.docs.length > n) this.sessionNodes.get(session)?.add(group.docs.slice(n));
     }
     for (const group of added) {
-      const node = new SessionResult(group);
+      const node = new SessionResult(group, searchPlan(this.term()).bigrams);
       this.sessionNodes.set(group.session, node);
       this.list.append(node.node);
     }
@@ -520,7 +545,7 @@ if (host && input && status && list && more && filterHost) {
         init,
         ...merges.map((m) => pagefind.mergeIndex(m.path, { baseUrl: m.baseUrl, ranking: RANKING, ...(m.language ? { language: m.language } : {}) })),
       ]);
-      if (q) pagefind.preload(q).catch(() => {});
+      if (q) pagefind.preload(searchPlan(q).term).catch(() => {});
       await ready;
       await new SearchPage(pagefind, input, status, list, more).start(filterHost);
     })

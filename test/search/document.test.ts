@@ -65,7 +65,8 @@ describe('searchDocument', () => {
     expect(doc.sections[0]!.text).toEqual(['请修复测试 please']);
     expect(doc.lead).toBe(session.title);
     expect(doc1(false).lead).toBeUndefined();
-    expect(doc.lang).toBe('zh');
+    // The language of its text (a short request beside English words is English: its html lang, not how it is indexed).
+    expect(doc.lang).toBe('en');
     expect(doc.meta).toMatchObject({ title: 'Rate limiting for the orders API › Turn 1: 请修复测试 please', turn: '/sessions/s1/#turn-1', steps: '/sessions/s1/steps/', session: 'Rate limiting for the orders API · s1pre' });
   });
 

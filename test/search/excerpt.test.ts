@@ -87,7 +87,8 @@ describe('fragmentWords (a page Pagefind split into words: Chinese, Japanese)', 
     expect(joined).toBe(true);
     expect(words.slice(0, 7)).toEqual(['step ', '5 ', '· ', '保留', '夏', '普', '比率']);
     expect(words.join('')).toBe(content);
-    expect(fragmentWords('plain text', 'plain text')).toEqual({ words: ['plain', 'text'], joined: false });
+    // Any other page: its words as indexed, each with its own spacing (search/cjk.ts).
+    expect(fragmentWords('plain text', 'plain text')).toEqual({ words: ['plain ', 'text'], joined: true });
   });
 
   it('marks a hit in the middle of a sentence without spaces added between characters', () => {

@@ -123,11 +123,10 @@ describe('demo build (no roots found → fixtures/demo)', () => {
       const entry = JSON.parse(readFileSync(path.join(build.outDir, 'pagefind', shard, 'pagefind-entry.json'), 'utf8'));
       pages += Object.values(entry.languages as Record<string, { page_count: number }>).reduce((n, l) => n + l.page_count, 0);
     }
-    // One document per turn (issue 23), not one per step: every search document and artifact page, no step page.
+    // One document per turn (issue 23) and per artifact, not one per step: every search document, no other page.
     const documents = readdirSync(path.join(build.outDir, 'sessions')).reduce((n, id) => {
-      const dir = path.join(build.outDir, 'sessions', id);
-      const count = (sub: string) => (existsSync(path.join(dir, sub)) ? readdirSync(path.join(dir, sub)).length : 0);
-      return n + count('search') + count('artifacts');
+      const dir = path.join(build.outDir, 'sessions', id, 'search');
+      return n + (existsSync(dir) ? readdirSync(dir).length : 0);
     }, 0);
     expect(pages).toBeLessThanOrEqual(documents);
     expect(pages).toBeGreaterThan(documents * 0.9);

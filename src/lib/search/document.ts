@@ -13,13 +13,14 @@
  *
  * The session's title is metadata (the result's heading, the `session` filter), and a word of the session's first
  * document only, not of every step. A document carries every filter value of its steps (each tool, status, step
- * type and model), and its language is `searchLanguageOf` its text (Pagefind segments Chinese and Japanese only in
- * documents of that language). Pure: no Astro; the route `sessions/[id]/search/[doc].html.ts` renders
+ * type and model), and its language is that of its text. Its words are written as the index holds them
+ * (`search/cjk.ts`: Chinese and Japanese as overlapping pairs, so a word is found wherever it stands). Pure: no Astro; the route `sessions/[id]/search/[doc].html.ts` renders
  * `searchDocumentHtml`, and `src/integrations/pagefind.ts` indexes those files.
  */
 import type { Step } from '../brain/types.ts';
 import { displayValue, filterValue } from '../archive/format.ts';
-import { searchLanguageOf } from '../language.ts';
+import { DEFAULT_LANGUAGE, languageOf } from '../language.ts';
+import { indexedText } from './cjk.ts';
 import {
   checkpointText,
   displayBody,
@@ -319,7 +320,7 @@ export function searchDocument(input: DocumentInput): SearchDocument {
   const lead = input.first ? s.title : undefined;
   const all = [lead ?? '', ...sections.flatMap((x) => [x.heading, ...x.text])].join('\n');
   return {
-    lang: searchLanguageOf(all),
+    lang: languageOf(all) ?? DEFAULT_LANGUAGE,
     meta: {
       title,
       session: sessionFilterValue(s),
@@ -330,6 +331,51 @@ export function searchDocument(input: DocumentInput): SearchDocument {
     filters,
     ...(lead ? { lead } : {}),
     sections,
+    date: when,
+  };
+}
+
+/** What an artifact's search document is built from (an `ArtifactRow` and its text); URLs are given. */
+export interface ArtifactDocumentInput {
+  session: DocumentSession;
+  subagent: boolean;
+  /** `implementation_plan.md`, `docs/README.md`. */
+  name: string;
+  summary?: string;
+  /** When the artifact was last updated (its metadata's `updatedAt`), if that is a date. */
+  updatedAt?: string;
+  /** Its text, when it is text. */
+  text?: string;
+  /** The artifact's page, where the result links. */
+  pageUrl: string;
+}
+
+/** The slug of an artifact's search document (`search/artifact-<slug>.html`); no turn's slug starts so. */
+export function artifactDocumentSlug(artifactSlug: string): string {
+  return `artifact-${artifactSlug}`;
+}
+
+/**
+ * An artifact's search document: its name, summary and text (the head of a long one) under one heading, the
+ * result titled `<session title> › <name>` and dated by the artifact's last update, with the session's filters.
+ * Written like a turn's document, so its Chinese and Japanese words are found the same way (`search/cjk.ts`).
+ */
+export function artifactSearchDocument(input: ArtifactDocumentInput): SearchDocument {
+  const { session: s } = input;
+  const filters: Record<string, string[]> = {};
+  add(filters, 'product', s.product);
+  add(filters, 'workspace', s.workspace);
+  add(filters, 'session', sessionFilterValue(s));
+  add(filters, 'session kind', input.subagent ? 'subagent' : 'top-level');
+  add(filters, 'step type', 'ARTIFACT');
+  const text = [input.summary ?? '', cut(input.text ?? '', PROSE_INDEXED)].map((t) => t.trim()).filter((t) => t !== '');
+  const when = input.updatedAt && !Number.isNaN(Date.parse(input.updatedAt)) ? input.updatedAt : s.createdAt;
+  const section: DocumentSection = { id: 'artifact', key: '', heading: input.name, text };
+  return {
+    lang: languageOf([input.name, ...text].join('\n')) ?? DEFAULT_LANGUAGE,
+    meta: { title: `${shortLine(s.title, TITLE_MAX) || s.prefix} › ${input.name}`, session: sessionFilterValue(s), turn: input.pageUrl, date: when },
+    filters,
+    sections: [section],
     date: when,
   };
 }
@@ -346,10 +392,14 @@ function escapeText(text: string): string {
 }
 const escapeAttribute = escapeText;
 
+/** Metadata Pagefind searches and the page shows: written as the index holds words (`indexedText`). */
+const INDEXED_META: ReadonlySet<string> = new Set(['title', 'session']);
+
 /**
  * The document as a page for Pagefind: `<html lang>` its language, its text inside `data-pagefind-body`, each
- * section an `<h2 id="step-<key>">` with its paragraphs (`<pre>`: text as written, every line kept), metadata and
- * filters as hidden elements. A reader who opens the file finds a link to the turn and to each step's page.
+ * section an `<h2 id="step-<key>">` with its paragraphs (`<pre>`, every line kept), metadata and filters as hidden
+ * elements, every word as the index holds it (`indexedText`: Chinese and Japanese as overlapping pairs, which the
+ * search page reads back as written). A reader who opens the file finds a link to the turn and to each step's page.
  */
 export function searchDocumentHtml(doc: SearchDocument): string {
   const out: string[] = [];
@@ -361,16 +411,18 @@ export function searchDocumentHtml(doc: SearchDocument): string {
   out.push('<main data-pagefind-body>');
   // Metadata as element text (an attribute value is cut at a comma), kept out of the indexed words.
   for (const [name, value] of Object.entries(doc.meta)) {
-    out.push(`<span hidden data-pagefind-ignore data-pagefind-meta="${escapeAttribute(name)}">${escapeText(value)}</span>`);
+    // Pagefind searches metadata too: the words of a title are written as the body's are (the page shows them back).
+    const text = INDEXED_META.has(name) ? indexedText(value) : value;
+    out.push(`<span hidden data-pagefind-ignore data-pagefind-meta="${escapeAttribute(name)}">${escapeText(text)}</span>`);
   }
   out.push(`<span hidden data-pagefind-sort="${escapeAttribute(`date:${doc.date}`)}"></span>`);
   for (const [name, values] of Object.entries(doc.filters)) {
     for (const value of values) out.push(`<span hidden data-pagefind-filter="${escapeAttribute(`${name}:${value}`)}"></span>`);
   }
-  if (doc.lead) out.push(`<p>${escapeText(doc.lead)}</p>`);
+  if (doc.lead) out.push(`<p>${escapeText(indexedText(doc.lead))}</p>`);
   for (const section of doc.sections) {
-    out.push(`<section><h2 id="${escapeAttribute(section.id)}">${escapeText(section.heading)}</h2>`);
-    for (const text of section.text) out.push(`<pre>${escapeText(text)}</pre>`);
+    out.push(`<section><h2 id="${escapeAttribute(section.id)}">${escapeText(indexedText(section.heading))}</h2>`);
+    for (const text of section.text) out.push(`<pre>${escapeText(indexedText(text))}</pre>`);
     out.push('</section>');
   }
   out.push('</main></body></html>\n');

@@ -8,6 +8,8 @@
  * not, that the page turns into text nodes and `<mark>` elements. Pure: no DOM, unit-tested.
  */
 
+import { shownWord, wordBigram } from './cjk.ts';
+
 /** A matched word of a page, as Pagefind reports it (`weighted_locations`). */
 export interface WordHit {
   /** Index of the word in the page's content split by whitespace. */
@@ -49,13 +51,14 @@ const SEGMENT_MARK = '\u200B';
 /**
  * The words of a fragment as Pagefind counts them. A page Pagefind split into words (Chinese, Japanese) has a
  * zero-width space after each word in its `raw_content` (where `<` and `>` are escaped), and there the words are
- * the pieces between those marks, each with its own trailing space: `夏\u200B普\u200B比率 \u200B`. The `content` the
- * page shows has the marks removed; the pieces are read off it by walking both texts, so every character is the
- * page's own (a literal `&lt;` in the text stays as written). `joined`: the words carry their own spacing, so an
- * excerpt joins them with nothing. Any other page: its words split by whitespace.
+ * the pieces between those marks, each with its own trailing space: `夏\u200B普\u200B比率 \u200B` (an index built
+ * before issue 30). The `content` the page shows has the marks removed; the pieces are read off it by walking both
+ * texts, so every character is the page's own (a literal `&lt;` in the text stays as written). Any other page: its
+ * words as indexed (`search/cjk.ts`) shown as the text had them (`shownWords`). `joined`: the words carry their own
+ * spacing, so an excerpt joins them with nothing.
  */
 export function fragmentWords(content: string, rawContent?: string): { words: string[]; joined: boolean } {
-  if (!rawContent || !rawContent.includes(SEGMENT_MARK)) return { words: contentWords(content), joined: false };
+  if (!rawContent || !rawContent.includes(SEGMENT_MARK)) return { words: shownWords(contentWords(content)), joined: true };
   const words: string[] = [];
   let p = 0;
   for (const raw of rawContent.split(SEGMENT_MARK)) {
@@ -69,6 +72,33 @@ export function fragmentWords(content: string, rawContent?: string): { words: st
     words.push(content.slice(start, p));
   }
   return { words, joined: true };
+}
+
+/**
+ * Indexed words (`search/cjk.ts`: Chinese and Japanese as overlapping pairs) as the text had them, each with the
+ * space after it unless the next word is glued to it: `設定 ^定フ ^ファ` reads `設`, `定`, `フ`; the same positions
+ * as Pagefind's locations.
+ */
+export function shownWords(indexed: string[]): string[] {
+  const shown = indexed.map(shownWord);
+  return shown.map((w, i) => {
+    const next = shown[i + 1];
+    return next === undefined || next.glued ? w.text : `${w.text} `;
+  });
+}
+
+/**
+ * A hit on an indexed pair stands for two characters, and a word shows only the first (`shownWords`): the hit is
+ * widened to the next word when the query holds that pair, so `補完` is marked whole, not `補`.
+ */
+export function pairHits(indexed: string[], hits: WordHit[], bigrams: ReadonlySet<string>): WordHit[] {
+  if (bigrams.size === 0) return hits;
+  const out = [...hits];
+  for (const h of hits) {
+    const pair = wordBigram(indexed[h.location] ?? '');
+    if (pair && bigrams.has(pair) && shownWord(indexed[h.location + 1] ?? '').glued) out.push({ location: h.location + 1, balanced_score: 0 });
+  }
+  return out;
 }
 
 /**
