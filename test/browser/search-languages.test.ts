@@ -111,6 +111,23 @@ describe.skipIf(!existsSync(realHome) || !hasChromium())('search in every langua
     expect(right / found).toBe(1);
   }, 240_000);
 
+  it('lists the documents holding a file name or command typed without quotes before any other (issue 30)', async () => {
+    const texts = documentTexts();
+    for (const query of ['token_stub.py', 'place_buy_gold.py', 'test_telegram.py', 'task-7209.log', 'npm run build']) {
+      const page = await context.newPage();
+      await page.goto(`${server.origin}/search/?q=${encodeURIComponent(query)}`);
+      expect(await resultCount(page, query)).toBeGreaterThan(0);
+      await page.locator(RESULT_LINK).first().waitFor({ timeout: 15_000 });
+      const hrefs = await page.locator(RESULT_LINK).evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? ''));
+      await page.close();
+      const holds = hrefs.map((href) => (texts.get(href) ?? '').includes(query));
+      const holders = [...texts.values()].filter((t) => t.includes(query)).length;
+      // Every holder listed on the first page comes before every other result, and the first page lists them all.
+      expect(holds.indexOf(false) === -1 || holds.lastIndexOf(true) < holds.indexOf(false), `${query}: ${holds.join(',')}`).toBe(true);
+      expect(holds.filter(Boolean).length, query).toBe(Math.min(holders, hrefs.length));
+    }
+  });
+
   it('finds nothing for a word no document holds, where a piece of it is everywhere (本棚, 书誌)', async () => {
     const texts = documentTexts();
     for (const word of ['本棚', '书誌']) {
