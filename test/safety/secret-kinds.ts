@@ -197,21 +197,30 @@ export const SECRET_GENERATORS: Record<string, fc.Arbitrary<PlantedSecret>> = {
     'basic-auth-header',
     body(ALNUM, 24).map((b) => ({ text: `Authorization: Basic ${b}==`, needle: b })),
   ),
-  // Passwords people write in their own words, in the languages of real sessions.
+  // Passwords people write in their own words, in the languages of real sessions, and in Markdown as replies write
+  // them (issue 27 point 4: bold, a code span, a list label, a table row or column; a table is lines of its own).
   'password-in-prose': planted(
     'password-in-prose',
     fc
       .tuple(
         fc.constantFrom(
-          'the admin password is ', 'FTP password: ', 'my password = ', 'root password for the server: ', 'Wi-Fi passwd: ',
-          '비밀번호는 ', '관리자 비밀번호: ', 'パスワードは ', 'パスワード：', '密码是', '密碼：', 'la contraseña: ', 'a senha: ',
-          'le mot de passe : ', 'das Passwort: ', 'мой пароль: ', 'the PIN code: ',
+          ...[
+            'the admin password is ', 'FTP password: ', 'my password = ', 'root password for the server: ', 'Wi-Fi passwd: ',
+            '비밀번호는 ', '관리자 비밀번호: ', 'パスワードは ', 'パスワード：', '密码是', '密碼：', 'la contraseña: ', 'a senha: ',
+            'le mot de passe : ', 'das Passwort: ', 'мой пароль: ', 'the PIN code: ', 'I set the password to ', 'user admin, pw: ',
+            '비밀번호로 ', '密码改为', 'Tài khoản admin, mật khẩu là ',
+          ].map((lead) => (v: string) => lead + v),
+          (v: string) => `The database password is **${v}**`,
+          (v: string) => `- **Password**: \`${v}\``,
+          (v: string) => `**비밀번호**: \`${v}\``,
+          (v: string) => `\n| Password | ${v} |\n`,
+          (v: string) => `\n| User | Password |\n|---|---|\n| admin | ${v} |\n`,
         ),
         body(ALNUM + '!@#^*+', 8, 16),
       )
       // No `bare`: where a prose password ends depends on what follows it (`…0!a`), so a bare copy written alone is
       // not the same string (redact.test.ts checks one that is).
-      .map(([lead, value]) => ({ text: lead + value, needle: value })),
+      .map(([form, value]) => ({ text: form(value), needle: value })),
   ),
   // Passwords assigned in scripts: PowerShell, shell, .env, JSON, .NET, Go.
   'password-assignment': planted(

@@ -27,7 +27,7 @@ const presetVersion: string = createRequire(import.meta.url)(
 ).version;
 
 /** Changes whenever redaction output may change (our patterns, or the secretlint preset); goes into content digests. */
-export const REDACTOR_VERSION = `5+secretlint-preset-${presetVersion}`;
+export const REDACTOR_VERSION = `6+secretlint-preset-${presetVersion}`;
 
 /** Redaction is on unless `ARCHIVE_REDACT` is `off`, `0`, `false` or `no` (any case). */
 export function redactionEnabledFromEnv(env: Record<string, string | undefined> = process.env): boolean {

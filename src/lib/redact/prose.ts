@@ -60,24 +60,21 @@ const REFERENCE =
 
 /** Names written after `password` in code and docs that are never one: hash functions, encodings, types. */
 const NAMES_NOT_VALUES =
-  /^(?:md5|sha-?(?:1|224|256|384|512)|sha3(?:-\d+)?|bcrypt|scrypt|argon2(?:i|d|id)?|pbkdf2(?:[-_]?(?:hmac[-_]?)?sha-?\d+)?|hmac(?:[-_]?sha-?\d+)?|blake2[bs]?|crc32|utf-?(?:8|16|32)(?:le|be)?|latin-?1|iso-?8859-?\d+|ascii|base64(?:url)?|hex|u?int(?:8|16|32|64|128)?|float(?:32|64)?|bytes\d*|char\d*|varchar\d*|str|string|text|bool(?:ean)?|number|secretstr)$/i;
+  /^(?:md5|sha-?(?:1|224|256|384|512)|sha3(?:-\d+)?|bcrypt|scrypt|argon2(?:i|d|id)?|pbkdf2(?:[-_]?(?:hmac[-_]?)?sha-?\d+)?|hmac(?:[-_]?sha-?\d+)?|blake2[bs]?|crc32|utf-?(?:8|16|32)(?:le|be)?|latin-?1|iso-?8859-?\d+|ascii|base64(?:url)?|hex|u?int(?:8|16|32|64|128)?|float(?:32|64)?|bytes\d*|char\d*|varchar\d*|str|string|text|bool(?:ean)?|number|secretstr|(?:big)?u?int(?:8|16|32|64)(?:clamped)?array|float(?:32|64)array|arraybuffer(?:like|view)?)$/i;
 /** A version (`v2.1.0`, `1.2.3-rc1`). */
 const VERSION = /^v?\d+(?:\.\d+)+(?:[-+][0-9A-Za-z.-]+)?$/;
-/** Letters in camelCase or PascalCase: `hashedPassword`, `newPassword`, `SecretStr`, `DataTypes`. */
-const CAMEL_OR_PASCAL = /^(?:[a-z]{2,}(?:[A-Z][a-z]+)+|(?:[A-Z][a-z]+){2,})$/;
+/** Letters in camelCase or PascalCase: `hashedPassword`, `newPassword`, `SecretStr`, `URLPatternResult`. */
+const CAMEL_OR_PASCAL = /^(?:[a-z]{2,}(?:[A-Z]+[a-z]+)+|(?:[A-Z]+[a-z]+){2,})$/;
 /** Names joined by dots (`hashlib.sha256`, `user.password`, `DataTypes.STRING`, `z.string`). */
 const MEMBER_CHAIN = /^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+$/;
 
 /**
- * A name in code: camelCase or PascalCase letters, or a member chain that starts in lower case, holds no digit, or
- * has a name that reads as code (camelCase, ALL CAPS). So a password of two capitalised words (`SunnyDay`) or of
- * letters joined by dots (`Sunny.day`) is missed too; `Sunny.Day2024` is not.
+ * A name in code: camelCase or PascalCase letters, or a member chain that starts in lower case or holds no digit.
+ * So a password of two capitalised words (`SunnyDay`) or of letters joined by dots (`Sunny.day`) is missed too;
+ * `Sunny.Day2024` is not.
  */
 function isName(value: string): boolean {
-  if (CAMEL_OR_PASCAL.test(value)) return true;
-  if (!MEMBER_CHAIN.test(value)) return false;
-  const names = value.split(/\??\./);
-  return /^[a-z_$]/.test(value) || !/[0-9]/.test(value) || names.some((n) => CAMEL_OR_PASCAL.test(n) || /^[A-Z]{3,}$/.test(n));
+  return CAMEL_OR_PASCAL.test(value) || (MEMBER_CHAIN.test(value) && (/^[a-z_$]/.test(value) || !/[0-9]/.test(value)));
 }
 
 /** A name, version or type that code and docs write after `password`, not a value (see each constant). */
@@ -130,7 +127,10 @@ export interface ProsePattern extends OwnPattern {
   accept: (match: RegExpMatchArray) => boolean;
   /** Where a match can start, found fast (literal-led); the pattern is then tried there only. */
   anchor?: RegExp;
-  /** With `anchor`: the pattern read another way (same groups), tried where the first match is not accepted. */
+  /**
+   * With `anchor`: the pattern read another way (same groups), tried at each place where `regex` matches too. It
+   * must match only where `regex` does (it is not tried where `regex` does not match).
+   */
   fallback?: RegExp;
 }
 
@@ -147,8 +147,9 @@ export const PROSE_PATTERNS: ProsePattern[] = [
   // "비밀번호는 X", "パスワードをXに設定", "密码改为X", "PIN: 4821".
   {
     kind: 'password-in-prose',
+    // Read with a qualifier and without: "password to server1: X" is the qualifier "to server1" and X, "password to
+    // A=#b1" is "to" and `A=#b1`; where both read a value, both go.
     regex: afterWord(QUALIFIER),
-    // Without the qualifier: "password to A=#b1" is "to" and the value, not the qualifier "to A" and `#b1`.
     fallback: afterWord(''),
     // Not Unicode-aware and led by literals: several times faster than the pattern itself tried everywhere.
     anchor: /pass|\bpw|\bpin|contrase|senha|mot de passe|kennwort|пароль|wachtwoord|has[łl]o|parola|[şs]ifre|kata sandi|m[ậa]t kh|비밀|암호|패스워드|パスワード|暗証番号|密码|密碼|口令|पासवर्ड/gi,
@@ -198,7 +199,8 @@ export const PROSE_PATTERNS: ProsePattern[] = [
   // A parameter that names it: PowerShell `-Password …`, `--password=…`, `--passwd …`, `sshpass -p …`.
   {
     kind: 'password-assignment',
-    regex: /(?<![A-Za-z0-9_-])(?:--?(?:[A-Za-z]+-)*(?:password|passwd|passphrase|pass|pwd)|sshpass\s+-p)(?:=|\s+)(["']?)([^\s"'`]{1,128})\1/dgi,
+    // The value ends where the shell's word does (`>`, `|`, `;`, `&`): `--password=X>out.sh` is X.
+    regex: /(?<![A-Za-z0-9_-])(?:--?(?:[A-Za-z]+-)*(?:password|passwd|passphrase|pass|pwd)|sshpass\s+-p)(?:=|\s+)(["']?)([^\s"'`<>|;&]{1,128})\1/dgi,
     group: 2,
     accept: (m) => isLiteral(m[2]!) && !/^-/.test(m[2]!) && looksLikeSecret(m[2]!, true),
   },

@@ -13,6 +13,8 @@
  */
 import type { EscapeMap, Reading } from './readings.ts';
 
+/** In place of lines left out: NUL ends every pattern's character class, and newlines end a value. */
+const GAP = '\n\0\n';
 /** A text holding none of these has no mark this reading removes and no table. */
 const MARKUP = /[*_`~|<\\]/;
 /** The next character where inline rendering differs from the text. */
@@ -23,9 +25,11 @@ const STYLE_TAG = /<\/?(?:b|strong|em|i|u|s|del|ins|mark|code|kbd|samp|tt|var|sp
 const FENCE = /^ {0,3}(`{3,}|~{3,})[^`]*$/;
 /** A table's delimiter row: `|---|:--:|`, `--- | ---`. */
 const DELIMITER_ROW = /^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$/;
-/** A table header that names a password (its column's cells are then read after it); see PROSE_PREFILTER_SOURCES. */
-const PASSWORD_HEADER =
-  /pass(?:word|wd|phrase|code)?\b|\bpwd\b|\bpw\b|\bpin\b|비밀\s?번호|암호|패스워드|パスワード|暗証番号|密码|密碼|口令|contrase|senha|mot de passe|passwort|kennwort|пароль|wachtwoord|has[łl]o|parola|[şs]ifre|kata sandi|m[ậa]t kh[ẩa]u|पासवर्ड/i;
+/** A word for a password (see PROSE_PREFILTER_SOURCES): a table header naming one, a line to render. */
+const PASSWORD_WORD_SOURCE =
+  'pass(?:word|wd|phrase|code)?|\\bpwd?\\b|\\bpin\\b|비밀\\s?번호|암호|패스워드|パスワード|暗証番号|密码|密碼|口令|contrase|senha|mot de passe|passwort|kennwort|пароль|wachtwoord|has[łl]o|parola|[şs]ifre|kata sandi|m[ậa]t kh[ẩa]u|पासवर्ड';
+const PASSWORD_WORD = new RegExp(PASSWORD_WORD_SOURCE, 'gi');
+const PASSWORD_HEADER = new RegExp(PASSWORD_WORD_SOURCE, 'i');
 /** A header longer than this is not copied before its column's cells. */
 const MAX_HEADER = 64;
 /** Header columns copied before their cells, per table. */
@@ -37,36 +41,94 @@ const SPACE = /\s/;
 const WORD = /[\p{L}\p{N}]/u;
 
 /**
- * The rendered reading of `reading`, or `undefined` when rendering changes nothing. Its `escapes` map each of its
- * characters to the character of `reading` it shows; the separators a table row is written with map to nothing
- * (an empty range at the cell they stand before).
+ * The rendered reading of `reading`, or `undefined` when rendering changes nothing there. It holds only the lines
+ * near a word for a password (see `windowsNearWords`), each run of text left out written as a gap no pattern
+ * matches across. Its `escapes` map each of its characters to the character of `reading` it shows; the separators
+ * a table row is written with, and the gaps, map to nothing (an empty range where they stand).
  */
 export function renderedReading(reading: Reading): Reading | undefined {
   const text = reading.text;
   if (!MARKUP.test(text)) return undefined;
   const out = new Rendering(text);
   const lines = lineRanges(text);
+  const near = windowsNearWords(text);
   let fence: string | undefined;
   for (let i = 0; i < lines.length; i++) {
     const [start, end] = lines[i]!;
     const line = text.slice(start, end);
+    let shown = near.touches(start, end);
     if (fence !== undefined) {
-      if (line.trimStart().startsWith(fence) && line.trim().replace(/[`~]/g, '') === '') fence = undefined;
-      else out.copy(start, end);
+      if (line.trimStart().startsWith(fence) && line.trim().replace(/[`~]/g, '') === '') fence = undefined; // dropped
+      else if (shown) out.copy(start, end);
     } else if (FENCE.test(line)) {
-      fence = FENCE.exec(line)![1];
+      fence = FENCE.exec(line)![1]; // dropped
     } else if (line.includes('|') && i + 1 < lines.length && DELIMITER_ROW.test(text.slice(...lines[i + 1]!)) && !isBlank(line)) {
-      i = renderTable(out, lines, i);
-    } else if (/^\s*\|.*\|\s*$/.test(line)) {
+      const last = tableEnd(text, lines, i);
+      shown = near.touches(start, lines[last]![1]);
+      if (shown) renderTable(out, lines, i, last);
+      i = last;
+    } else if (shown && /^\s*\|.*\|\s*$/.test(line)) {
       renderRow(out, cellsOf(text, start, end), undefined);
-    } else {
-      renderInline(out, start, end);
+    } else if (shown) {
+      // Only the parts of a line near a word: a minified bundle or a JSON document is one long line.
+      let at = start;
+      near.each(start, end, (from, to) => {
+        if (from > at) out.gap(from);
+        renderInline(out, from, to);
+        at = to;
+      });
+      if (at < end) out.gap(end);
     }
     const lineEnd = lines[i]![1]; // a table's last line, after renderTable
-    if (lineEnd < text.length) out.copy(lineEnd, lineEnd + 1); // the line's own newline
+    if (!shown) out.gap(lineEnd + 1);
+    else if (lineEnd < text.length) out.copy(lineEnd, lineEnd + 1); // the line's own newline
   }
-  const rendered = out.text();
-  return rendered === text ? undefined : { text: rendered, parent: reading, layer: 'rendered', escapes: out.map() };
+  return out.changed() ? { text: out.text(), parent: reading, layer: 'rendered', escapes: out.map() } : undefined;
+}
+
+/** Characters before a word for a password, and after it, that a match can span ("password for the FTP account is **X**"). */
+const BEFORE_WORD = 120;
+const AFTER_WORD = 300;
+
+/** The parts of a text near a word for a password: only there can a prose rule match. */
+interface Windows {
+  /** True when `[start, end)` overlaps a window. */
+  touches(start: number, end: number): boolean;
+  /** Calls `part` with each window's overlap with `[start, end)`, in order; calls for later ranges must not go back. */
+  each(start: number, end: number, part: (from: number, to: number) => void): void;
+}
+
+/**
+ * The windows around each word for a password, merged. The reading holds only what lies in one (whole lines, and
+ * a table holding one whole), a gap in place of the rest, so code mentioning a password (type declarations,
+ * bundles: 11 MB of node_modules; JSON documents on one line) is neither rendered nor scanned twice.
+ */
+function windowsNearWords(text: string): Windows {
+  const starts: number[] = [];
+  const ends: number[] = [];
+  for (const word of text.matchAll(PASSWORD_WORD)) {
+    const from = Math.max(0, word.index - BEFORE_WORD);
+    const to = Math.min(text.length, word.index + AFTER_WORD);
+    if (ends.length > 0 && from <= ends[ends.length - 1]!) ends[ends.length - 1] = to;
+    else {
+      starts.push(from);
+      ends.push(to);
+    }
+  }
+  let k = 0; // the first window that may still overlap what is asked next
+  const seek = (start: number) => {
+    while (k < ends.length && ends[k]! <= start) k++;
+  };
+  return {
+    touches(start, end) {
+      seek(start);
+      return k < starts.length && starts[k]! < end;
+    },
+    each(start, end, part) {
+      seek(start);
+      for (let w = k; w < starts.length && starts[w]! < end; w++) part(Math.max(start, starts[w]!), Math.min(end, ends[w]!));
+    },
+  };
 }
 
 /** The `[start, end)` of each line of `text`, without its `\n`. */
@@ -88,8 +150,19 @@ function isBlank(line: string): boolean {
   return line.trim() === '';
 }
 
-/** Renders the table whose header is line `first`; returns the index of its last line. */
-function renderTable(out: Rendering, lines: [number, number][], first: number): number {
+/** The index of the last line of the table whose header is line `first` (its rows run to a blank line or one without `|`). */
+function tableEnd(text: string, lines: [number, number][], first: number): number {
+  let i = first + 1; // the delimiter row
+  while (i + 1 < lines.length) {
+    const line = text.slice(...lines[i + 1]!);
+    if (isBlank(line) || !line.includes('|')) break;
+    i++;
+  }
+  return i;
+}
+
+/** Renders the table on lines `first` (its header) to `last`. */
+function renderTable(out: Rendering, lines: [number, number][], first: number, last: number): void {
   const text = out.source;
   const header = cellsOf(text, ...lines[first]!);
   renderRow(out, header, undefined);
@@ -98,16 +171,11 @@ function renderTable(out: Rendering, lines: [number, number][], first: number): 
   const labels = header.map(([s, e], column) =>
     column < MAX_HEADER_COLUMNS && e - s <= MAX_HEADER && PASSWORD_HEADER.test(text.slice(s, e)) ? ([s, e] as const) : undefined,
   );
-  let i = first + 1; // the delimiter row: no text
-  while (i + 1 < lines.length) {
-    const [start, end] = lines[i + 1]!;
-    const line = text.slice(start, end);
-    if (isBlank(line) || !line.includes('|')) break;
-    out.copy(lines[i]![1], lines[i]![1] + 1);
-    renderRow(out, cellsOf(text, start, end), labels);
-    i++;
+  // The delimiter row (line first + 1) has no text.
+  for (let i = first + 2; i <= last; i++) {
+    out.copy(lines[i - 1]![1], lines[i - 1]![1] + 1);
+    renderRow(out, cellsOf(text, ...lines[i]!), labels);
   }
-  return i;
 }
 
 /**
@@ -206,15 +274,19 @@ function isDelimiterRun(text: string, start: number, end: number, min: number, m
 
 /** The rendered text, built from copied ranges of the source and added separators, with the way back. */
 class Rendering {
-  private readonly parts: string[] = [];
-  private length = 0;
-  /** Per piece: where it starts in the rendering, and in the source (or the cell it stands before), if copied. */
+  readonly source: string;
+  /** Per piece: where it starts in the rendering; where in the source (or the cell a separator stands before). */
   private readonly at: number[] = [];
   private readonly from: number[] = [];
-  private readonly copied: boolean[] = [];
+  private readonly lengths: number[] = [];
+  /** A separator's text; `undefined` for a piece copied from the source. */
+  private readonly separators: (string | undefined)[] = [];
+  private length = 0;
+  /** The source position after the last copied character: a copy from elsewhere means something was left out. */
+  private next = 0;
+  private differs = false;
   /** Added separators and copied labels may make the rendering at most this long: linear in the source. */
   private readonly budget: number;
-  readonly source: string;
 
   constructor(source: string) {
     this.source = source;
@@ -223,29 +295,45 @@ class Rendering {
 
   copy(start: number, end: number): void {
     if (end <= start) return;
-    const last = this.parts.length - 1;
+    if (start !== this.next) this.differs = true;
+    this.next = end;
+    const last = this.at.length - 1;
     // Extends the last piece when it ends where this one starts (most of a text is one piece).
-    if (last >= 0 && this.copied[last] && this.from[last]! + this.parts[last]!.length === start) {
-      this.parts[last] += this.source.slice(start, end);
+    if (last >= 0 && this.separators[last] === undefined && this.from[last]! + this.lengths[last]! === start) {
+      this.lengths[last]! += end - start;
       this.length += end - start;
-    } else this.push(this.source.slice(start, end), start, true);
+    } else this.push(start, end - start, undefined);
   }
 
   /** A separator standing before the source's character `before` (it maps to an empty range there). */
   add(separator: string, before: number): void {
-    this.push(separator, before, false);
+    this.differs = true;
+    this.push(before, separator.length, separator);
+  }
+
+  /** Source text left out, up to `resume`: one gap for a run of it. Leaving text out is no change of what is shown. */
+  gap(resume: number): void {
+    const last = this.at.length - 1;
+    if (last < 0 || this.separators[last] !== GAP) this.push(resume, GAP.length, GAP);
+    else this.from[last] = resume;
+    this.next = resume;
   }
 
   withinBudget(): boolean {
     return this.length < this.budget;
   }
 
+  /** False when the lines the rendering holds read as written. */
+  changed(): boolean {
+    return this.differs;
+  }
+
   text(): string {
-    return this.parts.join('');
+    return this.at.map((_, k) => this.separators[k] ?? this.source.slice(this.from[k], this.from[k]! + this.lengths[k]!)).join('');
   }
 
   map(): EscapeMap {
-    const { at, from, copied } = this;
+    const { at, from, separators } = this;
     return {
       source(position) {
         let lo = 0;
@@ -255,18 +343,18 @@ class Rendering {
           if (at[mid]! <= position) lo = mid;
           else hi = mid - 1;
         }
-        if (!copied[lo]) return { start: from[lo]!, end: from[lo]! };
+        if (separators[lo] !== undefined) return { start: from[lo]!, end: from[lo]! };
         const s = from[lo]! + (position - at[lo]!);
         return { start: s, end: s + 1 };
       },
     };
   }
 
-  private push(part: string, from: number, copied: boolean): void {
-    this.parts.push(part);
+  private push(from: number, length: number, separator: string | undefined): void {
     this.at.push(this.length);
     this.from.push(from);
-    this.copied.push(copied);
-    this.length += part.length;
+    this.lengths.push(length);
+    this.separators.push(separator);
+    this.length += length;
   }
 }

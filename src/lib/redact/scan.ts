@@ -9,7 +9,7 @@
 import { lintSource } from '@secretlint/core';
 import { secretLintProfiler } from '@secretlint/profiler';
 import { AWS_SECRET_AT, CUT_TAILS, gluedTokens, OWN_PATTERNS, PREFILTER, PROSE_PREFILTER, SCAN_TRIGGER, SECRETLINT_CONFIG, kindForSecretlint } from './patterns.ts';
-import { PROSE_PATTERNS, type ProsePattern } from './prose.ts';
+import { PROSE_PATTERNS, type ProsePattern, isProseKind } from './prose.ts';
 import { type Reading, rangeInRoot, readingsOf } from './readings.ts';
 import { renderedReading } from './rendered.ts';
 
@@ -212,9 +212,9 @@ function ungluedReading(reading: Reading): Reading | undefined {
 
 /**
  * Matches of `regexes` tried only where `anchor` (a cheap, literal-led search) matches: a regex led by a lookbehind
- * and an alternation of words is otherwise tried at every character of the batch. At each place the regexes are
- * tried in turn until a match is accepted (`accept`): a regex finds one match per place, and where that one is
- * not a value (`password to A=#b1`: "to A" read as a qualifier, `#b1` as the value) the next reads it another way.
+ * and an alternation of words is otherwise tried at every character of the batch. A regex finds one match per
+ * place, which may be no value where another reading of the place is (`password to A=#b1`: "to A" as a qualifier
+ * and `#b1`, or "to" and `A=#b1`), so each of `regexes` is tried there, and every match `accept`s is yielded.
  */
 function* anchoredMatches(
   content: string,
@@ -229,10 +229,10 @@ function* anchoredMatches(
     for (const sticky of stickies) {
       sticky.lastIndex = hit.index;
       const match = sticky.exec(content);
-      if (match && (!accept || accept(match))) {
-        after = match.index + match[0].length;
+      if (!match) break; // each regex after the first matches only where the first does
+      if (!accept || accept(match)) {
+        after = Math.max(after, match.index + match[0].length);
         yield match;
-        break;
       }
     }
   }
@@ -327,15 +327,20 @@ function lastStartAtOrBefore(starts: number[], position: number): number {
   return lo;
 }
 
-/** Sorts hits and merges overlapping ones; a merged range keeps the kind of the hit that starts first (longest on ties). */
+/**
+ * Sorts hits and merges overlapping ones; a merged range keeps the kind of the hit that starts first (longest on
+ * ties), except that a kind known by its format wins over a password in prose (`pw: x!eyJ…` is a JWT).
+ */
 export function mergeHits(hits: Hit[]): Hit[] {
   if (hits.length < 2) return hits;
   hits.sort((a, b) => a.start - b.start || b.end - a.end);
   const merged: Hit[] = [{ ...hits[0]! }];
   for (const hit of hits.slice(1)) {
     const last = merged[merged.length - 1]!;
-    if (hit.start < last.end) last.end = Math.max(last.end, hit.end);
-    else merged.push({ ...hit });
+    if (hit.start < last.end) {
+      last.end = Math.max(last.end, hit.end);
+      if (isProseKind(last.kind) && !isProseKind(hit.kind)) last.kind = hit.kind;
+    } else merged.push({ ...hit });
   }
   return merged;
 }
