@@ -169,7 +169,8 @@ function stepLine(step: Step, calls: ToolCallView[], answers: ToolCallView | und
       const text = requestText(step.content);
       const sw = modelSwitches(step).at(-1);
       const words = meaningfulLine(text);
-      return cut(words || (sw ? `Model switched to ${sw.to}` : 'User input'));
+      // "from None" is the model chosen at the start, no switch (TurnView says it alike).
+      return cut(words || (sw ? (sw.from ? `Model switched from ${sw.from} to ${sw.to}` : `Model: ${sw.to}`) : 'User input'));
     }
     case 'PLANNER_RESPONSE':
       return cut(meaningfulLine(step.content ?? '') || (step.thinking ? `Thinking: ${meaningfulLine(step.thinking)}` : 'Model response (empty)'));
