@@ -56,7 +56,9 @@ import { newestSessionFirst } from '../lib/archive/order.ts';
 // 14: one "files changed" (turns/file-changes.ts): an edit that did not fail; file rows marked `failed` with a message.
 // 15: how it ended from the last turn (turns/ending.ts, `endingKind`); calls of overview.txt marked `resultNotLogged`.
 // 16: the files a session changed, once each (`audit.changedFiles`, turns/file-history.ts).
-export const LOADER_VERSION = 'brain-loader-17';
+// 18: a failed call's line keeps its reason (paths cut in the middle, up to 300 characters), a browser_subagent call's
+//     line its task, a request setting the model at the start reads 'Model: X' (issue 28).
+export const LOADER_VERSION = 'brain-loader-18';
 
 /** Id of the one entry of the `archive` collection. */
 export const ARCHIVE_ENTRY_ID = 'archive';
