@@ -87,6 +87,25 @@ describe('the store keeps the conversation database', () => {
     expect(s.conversation!.calls.map((c) => c.row)).toEqual([0, 1, 2]);
   });
 
+  it('a database without its brain folder is kept too, and stays when it is deleted', async () => {
+    const dir = tempDir();
+    const home = path.join(dir, 'home');
+    const store = path.join(dir, 'store.sqlite');
+    const { dbPath } = writeFixtureHome(home, { withFolder: false });
+    await snapshotHome(store, home);
+    expect(listStoredSessions([store]).find((s) => s.ref.id === SESSION)?.notOnDiskSince).toBeUndefined();
+    rmSync(dbPath);
+    await snapshotHome(store, home);
+    closeStoredReaders();
+    const info = listStoredSessions([store]).find((s) => s.ref.id === SESSION)!;
+    expect(info.notOnDiskSince).toBeDefined();
+    const s = await readStoredSession(info.ref);
+    expect(s.steps.map((st) => `${st.key} ${st.origin}`)).toEqual(['0 db', '1 db', '2 db', '3 db', '4 db']);
+    expect(s.meta.title).toBe('list the files');
+    expect(sessionUsage(s)!.input).toBe(19515);
+    expect(s.problems.filter((p) => p.kind === 'unreadable')).toEqual([]);
+  });
+
   it('the shareable export redacts the stored rows', async () => {
     const dir = tempDir();
     const home = path.join(dir, 'home');

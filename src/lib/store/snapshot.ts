@@ -383,6 +383,25 @@ function addCoverage(db: DatabaseSync, sessionId: string, transcript: 'compact' 
 }
 
 /**
+ * Keep a conversation database whose brain folder is gone (issue 29): a session row of its own when the store has
+ * none (one it has keeps its folder's files and places), then the database's rows (`conversation.ts`).
+ */
+async function keepDatabaseOnly(db: DatabaseSync, ref: SessionRef): Promise<void> {
+  const now = new Date().toISOString();
+  try {
+    db.prepare(
+      `INSERT INTO sessions (id, product, root, dir, ctime_ms, mtime_ms, first_seen, last_seen, gone_since, version)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, 1) ON CONFLICT(id) DO UPDATE SET last_seen = excluded.last_seen`,
+    ).run(ref.id, ref.product, ref.root, ref.dir, ref.ctimeMs, ref.mtimeMs, now, now);
+    await snapshotConversation(db, ref, now);
+  } catch (error) {
+    const file = db.location();
+    const stop = file ? diagnoseStoreFailure(error, file) : asStoreError(error, 'in memory');
+    if (stop) throw stop;
+  }
+}
+
+/**
  * Snapshot one session; when its data makes the snapshot fail (not the store: that throws a `StoreError` and stops
  * the run), the session is left as stored before and the failure is a problem of it. One line of one session
  * (`{"step_index":1e20}`) once stopped a run at that session, leaving the others of the run unstored.
@@ -439,7 +458,7 @@ export async function snapshotAll(
   const started = Date.now();
   // Several sessions are listed and read at once; their writes cannot interleave, since each transaction runs
   // from BEGIN to COMMIT without yielding (node:sqlite is synchronous).
-  // A conversation database without its brain folder has no folder to snapshot (issue 29: its rows are not kept yet).
+  // A conversation database without its brain folder has no folder to snapshot: its rows alone are kept (below).
   const folders = discovery.sessions.filter((r) => !r.noFolder);
   const sessions: SessionSnapshot[] = new Array(folders.length);
   const limit = pLimit(SNAPSHOT_CONCURRENCY);
@@ -465,7 +484,10 @@ export async function snapshotAll(
       throw error;
     }
   }
-  const present = new Set([...folders.map((r) => r.id), ...discovery.shadowed.map((s) => s.id)]);
+  const dbOnly = discovery.sessions.filter((r) => r.noFolder);
+  for (const ref of dbOnly) await keepDatabaseOnly(db, ref);
+  // A session whose database is still on disk is not gone, folder or not.
+  const present = new Set([...discovery.sessions.map((r) => r.id), ...discovery.shadowed.map((s) => s.id)]);
   const now = new Date().toISOString();
   const goneNow: string[] = [];
   const candidates = db.prepare('SELECT id, root, dir FROM sessions WHERE gone_since IS NULL').all() as Array<{ id: string; root: string; dir: string }>;
