@@ -147,3 +147,15 @@ function mapEscapes(parent: string, layer: Layer): EscapeMap {
     },
   };
 }
+
+/** The index of the last of the ascending `starts` at or before `position` (0 when none is). */
+export function lastStartAtOrBefore(starts: readonly number[], position: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid]! <= position) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}

@@ -11,7 +11,7 @@
  * parser's emphasis resolution is quadratic on hostile input (issue 27 point 6: 40 KB of `*_` took 28 s).
  * Hits are mapped back through `escapes`, so the value as written is what gets replaced (`rangeInRoot`).
  */
-import type { EscapeMap, Reading } from './readings.ts';
+import { type EscapeMap, type Reading, lastStartAtOrBefore } from './readings.ts';
 
 /** In place of lines left out: NUL ends every pattern's character class, and newlines end a value. */
 const GAP = '\n\0\n';
@@ -336,13 +336,7 @@ class Rendering {
     const { at, from, separators } = this;
     return {
       source(position) {
-        let lo = 0;
-        let hi = at.length - 1;
-        while (lo < hi) {
-          const mid = (lo + hi + 1) >> 1;
-          if (at[mid]! <= position) lo = mid;
-          else hi = mid - 1;
-        }
+        const lo = lastStartAtOrBefore(at, position);
         if (separators[lo] !== undefined) return { start: from[lo]!, end: from[lo]! };
         const s = from[lo]! + (position - at[lo]!);
         return { start: s, end: s + 1 };

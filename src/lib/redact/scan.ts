@@ -10,7 +10,7 @@ import { lintSource } from '@secretlint/core';
 import { secretLintProfiler } from '@secretlint/profiler';
 import { AWS_SECRET_AT, CUT_TAILS, gluedTokens, OWN_PATTERNS, PREFILTER, PROSE_PREFILTER, SCAN_TRIGGER, SECRETLINT_CONFIG, kindForSecretlint } from './patterns.ts';
 import { PROSE_PATTERNS, type ProsePattern, isProseKind } from './prose.ts';
-import { type Reading, rangeInRoot, readingsOf } from './readings.ts';
+import { type Reading, lastStartAtOrBefore, rangeInRoot, readingsOf } from './readings.ts';
 import { renderedReading } from './rendered.ts';
 
 // secretlint 12 profiles every lint whether anyone asks or not: each rule of each call sets performance marks, and
@@ -314,17 +314,6 @@ function cutStarts(text: string, secrets: readonly string[]): [number, number, s
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
-}
-
-function lastStartAtOrBefore(starts: number[], position: number): number {
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (starts[mid]! <= position) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
 }
 
 /**
