@@ -37,6 +37,7 @@ import {
   FILTER_ORDER,
   filterGroups,
   filterLabel,
+  filterValueLabel,
   hasSelection,
   searchFilters,
   type FilterCounts,
@@ -308,7 +309,9 @@ class FilterPanel {
       this.onChange();
     });
     const count = el('span', 'search-filter-count', view.count.toLocaleString('en-US'));
-    label.append(input, el('span', 'search-filter-value', view.value), count);
+    const name = el('span', 'search-filter-value', filterValueLabel(group, view.value));
+    if (name.textContent !== view.value) name.title = view.value;
+    label.append(input, name, count);
     item.append(label);
     this.boxes.set(this.key(group, view.value), { input, count, item });
     return item;

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Step } from '../../src/lib/brain/types.ts';
-import { searchDocument, searchDocumentGroups, searchDocumentHtml, stepHeading, type DocumentRow } from '../../src/lib/search/document.ts';
+import { searchDocument, searchDocumentGroups, searchDocumentHtml, stepHeading, turnHeading, type DocumentRow } from '../../src/lib/search/document.ts';
 
 const session = { id: 's1', title: 'Rate limiting for the orders API', prefix: 's1pre', product: 'antigravity', workspace: '/code/api', createdAt: '2026-03-12T07:00:00Z' };
 
@@ -151,6 +151,14 @@ describe('what a search document leaves to the harness (issue 30)', () => {
     expect(words).toContain('/code/.gitignore');
     expect(words).not.toContain('\\n');
     expect(words).not.toContain('"Summary"');
+  });
+});
+
+describe('turnHeading', () => {
+  it('says which steps a later part of a long turn holds, not "(part 2)"', () => {
+    expect(turnHeading(4, 'fix the build', 2, ['7141', '7180'])).toBe('Turn 4: fix the build (continued: steps 7141–7180)');
+    expect(turnHeading(4, 'fix the build', 1, ['7101', '7140'])).toBe('Turn 4: fix the build');
+    expect(turnHeading(0, undefined, 3, ['9'])).toBe('Before the first request (continued: step 9)');
   });
 });
 

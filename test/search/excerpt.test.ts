@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { afterHeading, contentWords, densestStart, excerptParts, excerptText, fragmentWords, sectionRange } from '../../src/lib/search/excerpt.ts';
-import { filterGroups, searchFilters } from '../../src/lib/search/filters.ts';
+import { filterGroups, filterValueLabel, searchFilters } from '../../src/lib/search/filters.ts';
 
 const hit = (location: number, balanced_score = 1) => ({ location, balanced_score });
 
@@ -55,6 +55,17 @@ describe('excerptParts', () => {
 
   it('picks the middle of equally good windows', () => {
     expect(densestStart([hit(10)], 0, 100, 5)).toBe(8);
+  });
+});
+
+describe('filterValueLabel', () => {
+  it('names step types and statuses as the step pages do, whatever prefix a build writes, and other values as they are', () => {
+    expect(filterValueLabel('step type', 'PLANNER_RESPONSE')).toBe('Model reply');
+    expect(filterValueLabel('step type', 'CORTEX_STEP_TYPE_RUN_COMMAND')).toBe('Command result');
+    expect(filterValueLabel('step type', 'ARTIFACT')).toBe('Artifact');
+    expect(filterValueLabel('step type', 'BROWSER_ACTION')).toBe('Browser action');
+    expect(filterValueLabel('status', 'CORTEX_STEP_STATUS_DONE')).toBe('Done');
+    expect(filterValueLabel('workspace', '/code/API_V2')).toBe('/code/API_V2');
   });
 });
 

@@ -26,6 +26,53 @@ export function artifactTypeLabel(type: string): string {
   return ARTIFACT_TYPES[type] ?? enumWords(type.replace(/^ARTIFACT_TYPE_/, ''));
 }
 
+/** The record types seen in real transcripts (SURVEY.md's (source, type) table), by a human name; the search's own kinds too. */
+const STEP_TYPES: Record<string, string> = {
+  USER_INPUT: 'User input',
+  PLANNER_RESPONSE: 'Model reply',
+  CHECKPOINT: 'Checkpoint',
+  SYSTEM_MESSAGE: 'System message',
+  EPHEMERAL_MESSAGE: 'Ephemeral message',
+  ERROR_MESSAGE: 'Error',
+  CONVERSATION_HISTORY: 'Conversation history',
+  KNOWLEDGE_ARTIFACTS: 'Knowledge items',
+  RUN_COMMAND: 'Command result',
+  COMMAND_STATUS: 'Command status',
+  VIEW_FILE: 'File view',
+  CODE_ACTION: 'File edit',
+  LIST_DIRECTORY: 'Directory listing',
+  GREP_SEARCH: 'Text search',
+  FIND: 'File search',
+  FIND_BY_NAME: 'File search',
+  CODE_SEARCH: 'Code search',
+  MCP_TOOL: 'MCP tool result',
+  SEARCH_WEB: 'Web search',
+  READ_URL_CONTENT: 'Web page',
+  GENERATE_IMAGE: 'Image generation',
+  ASK_QUESTION: 'Question',
+  GENERIC: 'Tool result',
+  // Kinds the search tags that are no record type: an artifact's document, a step of `steps/<n>/` files alone.
+  ARTIFACT: 'Artifact',
+  STEP_FILES_ONLY: 'Step files only',
+};
+
+/** Prefixes some builds write before a step's type or status (`CORTEX_STEP_TYPE_RUN_COMMAND`, held-out sessions). */
+const STEP_ENUM_PREFIX = /^CORTEX_STEP_(?:TYPE|STATUS)_/;
+
+/**
+ * `RUN_COMMAND` → `Command result`. A type not known here still reads as words (`BROWSER_ACTION` → `Browser
+ * action`): Antigravity adds types, and the enum stays in the badge's title and the raw record.
+ */
+export function stepTypeLabel(type: string): string {
+  const bare = type.replace(STEP_ENUM_PREFIX, '');
+  return STEP_TYPES[bare] ?? enumWords(bare);
+}
+
+/** A step's status as words: `DONE` → `Done`, `CORTEX_STEP_STATUS_ERROR` → `Error`. */
+export function stepStatusLabel(status: string): string {
+  return enumWords(status.replace(STEP_ENUM_PREFIX, ''));
+}
+
 /** An enum value Antigravity writes, as words: `BROWSER_ACTION` → `Browser action` (the value itself when empty). */
 export function enumWords(value: string): string {
   const words = value.replace(/_+/g, ' ').trim().toLowerCase();

@@ -6,45 +6,12 @@
  */
 import { meaningfulLine, requestText } from '../turns/text.ts';
 import { plainLine } from '../conversation/summary.ts';
-import { enumWords } from './labels.ts';
+import { stepTypeLabel } from './labels.ts';
+
+export { stepTypeLabel };
 
 /** Longest headline in a title (characters); the page shows the whole text below. */
 export const HEADLINE_MAX = 110;
-
-/** The record types seen in real transcripts (SURVEY.md's (source, type) table), by a human name. */
-const STEP_TYPES: Record<string, string> = {
-  USER_INPUT: 'User input',
-  PLANNER_RESPONSE: 'Model reply',
-  CHECKPOINT: 'Checkpoint',
-  SYSTEM_MESSAGE: 'System message',
-  EPHEMERAL_MESSAGE: 'Ephemeral message',
-  ERROR_MESSAGE: 'Error',
-  CONVERSATION_HISTORY: 'Conversation history',
-  KNOWLEDGE_ARTIFACTS: 'Knowledge items',
-  RUN_COMMAND: 'Command result',
-  COMMAND_STATUS: 'Command status',
-  VIEW_FILE: 'File view',
-  CODE_ACTION: 'File edit',
-  LIST_DIRECTORY: 'Directory listing',
-  GREP_SEARCH: 'Text search',
-  FIND: 'File search',
-  FIND_BY_NAME: 'File search',
-  CODE_SEARCH: 'Code search',
-  MCP_TOOL: 'MCP tool result',
-  SEARCH_WEB: 'Web search',
-  READ_URL_CONTENT: 'Web page',
-  GENERATE_IMAGE: 'Image generation',
-  ASK_QUESTION: 'Question',
-  GENERIC: 'Tool result',
-};
-
-/**
- * `RUN_COMMAND` → `Command result`. A type not known here still reads as words (`BROWSER_ACTION` → `Browser
- * action`): Antigravity adds types, and the enum stays in the badge's title and the raw record.
- */
-export function stepTypeLabel(type: string): string {
-  return STEP_TYPES[type] ?? enumWords(type);
-}
 
 /** A call as the headline needs it: the tool's name and the outcome's one line (`python x.py · exit 1`). */
 interface CallLine {

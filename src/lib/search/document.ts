@@ -159,10 +159,16 @@ function cut(text: string, max: number): string {
   return text.slice(0, at > max / 2 ? at : max);
 }
 
-/** `Turn 4: <request>`; `Before the first request` for turn 0; `(part 2)` for a later part. */
-export function turnHeading(turn: number, request: string | undefined, part = 1): string {
+/**
+ * `Turn 4: <request>`; `Before the first request` for turn 0. A later part of a long turn says which steps it holds
+ * (`(continued: steps 7141–7180)`): "(part 2)" told a reader nothing (issue 30).
+ */
+export function turnHeading(turn: number, request: string | undefined, part = 1, keys: readonly string[] = []): string {
   const what = turn === 0 ? 'Before the first request' : `Turn ${turn}${request ? `: ${shortLine(request, REQUEST_MAX)}` : ''}`;
-  return part > 1 ? `${what} (part ${part})` : what;
+  if (part <= 1) return what;
+  const [first, last] = [keys[0], keys.at(-1)];
+  const steps = first === undefined ? '' : first === last ? `: step ${first}` : `: steps ${first}–${last}`;
+  return `${what} (continued${steps})`;
 }
 
 /**
@@ -315,7 +321,7 @@ export function searchDocument(input: DocumentInput): SearchDocument {
   }
   const firstRequest = group.keys.find((k) => rows.get(k)?.type === 'USER_INPUT');
   const request = turn?.request?.text ?? (firstRequest ? requestText(steps.get(firstRequest)?.content) : undefined);
-  const title = `${shortLine(s.title, TITLE_MAX) || s.prefix} › ${turnHeading(group.turn, request, group.part)}`;
+  const title = `${shortLine(s.title, TITLE_MAX) || s.prefix} › ${turnHeading(group.turn, request, group.part, group.keys)}`;
   const when = date ?? s.createdAt;
   const lead = input.first ? s.title : undefined;
   const all = [lead ?? '', ...sections.flatMap((x) => [x.heading, ...x.text])].join('\n');

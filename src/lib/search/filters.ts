@@ -5,6 +5,8 @@
  * them as text. Pure: no DOM, unit-tested.
  */
 
+import { stepStatusLabel, stepTypeLabel } from '../archive/labels.ts';
+
 /** Counts per value per filter group, as `pagefind.filters()` and `search().filters` return them. */
 export type FilterCounts = Record<string, Record<string, number>>;
 
@@ -32,6 +34,17 @@ export interface FilterGroupView {
  * these before their values load (values load when a group is first opened).
  */
 export const FILTER_ORDER = ['product', 'workspace', 'session', 'outcome', 'model', 'tool', 'step type', 'status', 'session kind'];
+
+/**
+ * A value as the panel names it: a step type or status by its human name (`PLANNER_RESPONSE` → `Model reply`,
+ * `CORTEX_STEP_TYPE_RUN_COMMAND` → `Command result`, `DONE` → `Done`), as the step pages name them; any other value
+ * as it is. The value itself is what Pagefind filters on, and the panel keeps it in the label's title.
+ */
+export function filterValueLabel(group: string, value: string): string {
+  if (group === 'step type') return stepTypeLabel(value);
+  if (group === 'status') return stepStatusLabel(value);
+  return value;
+}
 
 /** A group's label: its key with a capital. */
 export function filterLabel(name: string): string {
