@@ -14,6 +14,7 @@ import { serveStatic, type StaticServer } from '../../scripts/lib/static-server.
 import { filterValue } from '../../src/lib/archive/format.ts';
 import { buildSite } from '../helpers/build-site.ts';
 import { hasChromium, launchBrowser } from '../helpers/browser.ts';
+import { filterValueLabel } from '../../src/lib/search/filters.ts';
 import { RESULT_LINK, resultCount } from '../helpers/search-ui.ts';
 
 const BASE = '/sub/';
@@ -64,8 +65,14 @@ describe.skipIf(!hasChromium())('search page over markup in every filter field',
       const group = page.locator(`details.search-filter[data-filter="${field}"]`);
       await expect.poll(() => group.count(), { message: field }).toBe(1);
       const labels = await group.locator('.search-filter-value').allTextContents();
-      // As the pages tag it (one line, at most 200 characters): the markup itself, character for character.
-      expect(labels, field).toContain(filterValue(hostile.values[field]));
+      // As the pages tag it (one line, at most 200 characters): the markup itself, character for character, or its
+      // human name (a step type, a status) with the value itself in the label's title.
+      const value = filterValue(hostile.values[field]);
+      expect(labels, field).toContain(filterValueLabel(field, value));
+      if (filterValueLabel(field, value) !== value) {
+        const titles = await group.locator('.search-filter-value').evaluateAll((spans) => spans.map((e) => e.getAttribute('title')));
+        expect(titles, field).toContain(value);
+      }
     }
     // Past the planted refresh's 1 s: a <meta http-equiv="refresh"> that became an element has fired by now.
     await page.waitForTimeout(2500);
