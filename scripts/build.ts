@@ -70,7 +70,7 @@ try {
   checkSettings(ctx.env);
   // The out dir is the tool's own or nothing (`out-dir.ts`): checked before anything is read, locked or written.
   checkOutDir({ outDir: ctx.outDir, live: ctx.folders.live, given: ctx.outDirSetting, projectRoot: ctx.projectRoot, cacheDir: ctx.cacheDir, env: ctx.env });
-  checkBuildFolders(ctx.folders, ctx.outDirSetting);
+  checkBuildFolders(ctx.folders, ctx.outDirSetting, ctx.cacheDir);
   precompress = precompressSetting(ctx.env);
   joinedParts = joinPhase(ctx);
 } catch (error) {
@@ -82,7 +82,7 @@ let exitCode = 0;
 try {
   const recovered = recoverInterruptedSwap(ctx.folders);
   if (recovered) console.log(recovered);
-  await clearBuildFolders(ctx.folders);
+  await clearBuildFolders(ctx.folders, ctx.cacheDir);
 
   if (joinedParts) {
     // A joined build: the parts stand for inputs and plan; one render process writes the few pages over them.
@@ -107,7 +107,7 @@ try {
 } catch (error) {
   exitCode = stopped(error);
 } finally {
-  await clearBuildFolders(ctx.folders);
+  await clearBuildFolders(ctx.folders, ctx.cacheDir);
   lock.release();
 }
 process.exit(exitCode);

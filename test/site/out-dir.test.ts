@@ -234,7 +234,7 @@ describe('checkOutDir', () => {
     expect(check(site)).toBeUndefined();
     // A mark naming another build, or a mark that is a symbolic link (to the real mark, even): refused.
     writeFileSync(path.join(site, '.agy-archive-build'), '{"buildId":"b2","demo":false}\n');
-    expect(check(site)).toContain('is not the one the last build into this folder wrote (build b1)');
+    expect(check(site)).toContain('mark names no build recorded for this folder (the last was b1)');
     const realMark = path.join(work, 'real-mark');
     writeFileSync(realMark, '{"buildId":"b1","demo":false}\n');
     rmSync(path.join(site, '.agy-archive-build'));
@@ -263,9 +263,22 @@ describe('checkOutDir', () => {
     mkdirSync(`${out}.part-1`, { recursive: true });
     writeFileSync(path.join(`${out}.part-1`, '.agy-archive-scratch'), '');
     mkdirSync(`${out}.previous`, { recursive: true });
-    expect(() => checkBuildFolders(siteFolders(out), out)).not.toThrow();
+    expect(() => checkBuildFolders(siteFolders(out), out, cacheDir)).not.toThrow();
     mkdirSync(`${out}.old-mine`);
     writeFileSync(path.join(`${out}.old-mine`, 'photo.jpg'), 'x');
-    expect(() => checkBuildFolders(siteFolders(out), out)).toThrow(/dist\.old-mine is in the way/);
+    expect(() => checkBuildFolders(siteFolders(out), out, cacheDir)).toThrow(/dist\.old-mine is in the way/);
+    // A site's mark planted beside the photo proves nothing; the old site a build moved aside is its own.
+    writeFileSync(path.join(`${out}.old-mine`, '.agy-archive-build'), '{"buildId":"old","demo":false}\n');
+    expect(() => checkBuildFolders(siteFolders(out), out, cacheDir)).toThrow(/dist\.old-mine is in the way/);
+    rmSync(`${out}.old-mine`, { recursive: true });
+    const oldSite = `${out}.old-0b2c`;
+    mkdirSync(oldSite);
+    writeFileSync(path.join(oldSite, 'index.html'), '<html></html>');
+    writeFileSync(path.join(oldSite, '.agy-archive-build'), '{"buildId":"old","demo":false}\n');
+    expect(() => checkBuildFolders(siteFolders(out), out, cacheDir)).toThrow(/dist\.old-0b2c is in the way/);
+    recordPublishedSite(cacheDir, siteFolders(out).live, oldSite);
+    expect(() => checkBuildFolders(siteFolders(out), out, cacheDir)).not.toThrow();
+    writeFileSync(path.join(oldSite, 'thesis.txt'), 'mine\n');
+    expect(() => checkBuildFolders(siteFolders(out), out, cacheDir)).toThrow(/dist\.old-0b2c is in the way/);
   });
 });

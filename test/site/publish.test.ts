@@ -292,8 +292,9 @@ describe('a GEMINI_HOME that holds no brain folder', () => {
     // The real site's mark edited to say demo: the record says otherwise (the probe's repro, issue 27).
     writeFileSync(path.join(dir, '.agy-archive-build'), '{"buildId":"y","demo":true}\n');
     expect(() => refuseDemoOverArchive(demoInputs, dir, guardCache)).toThrow(/holds an archive that is not a demo build/);
-    // An older build's mark (the id alone), a mark no build recorded, or a folder of other files: kept.
-    writeFileSync(path.join(dir, '.agy-archive-build'), 'x\n');
+    // An older build's mark (the id alone) naming no recorded build, a mark no build recorded, or a folder of other
+    // files: kept.
+    writeFileSync(path.join(dir, '.agy-archive-build'), 'z\n');
     expect(() => refuseDemoOverArchive(demoInputs, dir, guardCache)).toThrow(/holds an archive that is not a demo build/);
     writeFileSync(path.join(dir, '.agy-archive-build'), '{"buildId":"x","demo":true}\n');
     expect(() => refuseDemoOverArchive(demoInputs, dir, path.join(work, 'another-cache'))).toThrow(/not a demo build/);

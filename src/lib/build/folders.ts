@@ -20,8 +20,12 @@ export function makeScratchFolder(dir: string): void {
   writeFileSync(path.join(dir, SCRATCH_MARK), 'made by an agy-archive build; removed by the next one\n');
 }
 
-/** Whether `dir` is absent, empty, or carries the mark of a folder or site this tool made: only such are removed. */
-export function isOwnFolder(dir: string): boolean {
+/**
+ * Whether `dir` is absent, empty, carries the mark of a folder this tool made, or is a site this tool built (an old
+ * site the swap moved aside): only such are removed. A site's mark proves nothing alone (a planted one cost a
+ * folder its files, issue 27): `isRecordedSite` checks it against the cache's record (`site-record.ts`).
+ */
+export function isOwnFolder(dir: string, isRecordedSite: (dir: string) => boolean): boolean {
   if (!existsSync(dir)) return true;
   let names: string[];
   try {
@@ -29,7 +33,7 @@ export function isOwnFolder(dir: string): boolean {
   } catch {
     return false;
   }
-  return names.length === 0 || names.includes(SCRATCH_MARK) || names.includes(SITE_MARK);
+  return names.length === 0 || names.includes(SCRATCH_MARK) || (names.includes(SITE_MARK) && isRecordedSite(dir));
 }
 
 /** Where a build into one out dir writes. */

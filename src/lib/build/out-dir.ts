@@ -143,9 +143,9 @@ export function checkOutDir(
  * Stop the build (exit code 2) when a folder beside the out dir has a name the build writes and removes
  * (`<out dir>.staging`, `.reused`, `.previous`, `.part-<n>`, `.old-<id>`) but was not made by it.
  */
-export function checkBuildFolders(folders: SiteFolders, given: string | undefined): void {
+export function checkBuildFolders(folders: SiteFolders, given: string | undefined, cacheDir: string): void {
   for (const dir of buildFoldersPresent(folders)) {
-    if (isOwnFolder(dir)) continue;
+    if (isOwnFolder(dir, (site) => siteOwnership(site, cacheDir, folders.live).owned)) continue;
     throw new BuildStop(
       `${dir} is in the way: a build of ARCHIVE_OUT_DIR=${given ?? 'dist'} writes and removes a folder by that name, and this one ` +
         'was not made by it: nothing was built and nothing was changed.',

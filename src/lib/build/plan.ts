@@ -96,7 +96,7 @@ export async function renderWhileLinking(ctx: BuildContext, inputs: ArchiveInput
     `incremental: ${notAsPublished.length} reused session folders are not as published (e.g. ${notAsPublished[0]}); ` +
       'planning again and rendering them',
   );
-  await clearBuildFolders(ctx.folders);
+  await clearBuildFolders(ctx.folders, ctx.cacheDir);
   const again = await planPhase(ctx, inputs, { distrust: notAsPublished, linkFirst: true });
   await renderParts(ctx, again.renderParts);
   return again;

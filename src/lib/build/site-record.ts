@@ -5,11 +5,12 @@
  * `Documents/thesis.txt`, and a mark edited to `"demo":true` let a demo build replace a real site (the third
  * robustness probe, issue 27). So every build that publishes a site records it in the cache
  * (`<cache>/sites.json`): the out dir, the build id its mark carries, whether it is the demo, and every path it wrote
- * (`<cache>/sites/<hash>.txt`). A folder is this tool's site only when its mark is a plain file naming the build
+ * (`<cache>/sites/<hash>.txt`). A folder is this tool's site only when its mark is a plain file naming a build
  * recorded for that very folder and it holds nothing that build did not write (a page it wrote may since be gone or
- * damaged: the next build writes it again); whether it is the demo is read from the record.
+ * damaged: the next build writes it again); whether it is the demo is read from the record. The old site a swap
+ * moves aside is removed on the same proof (`folders.ts`).
  */
-import { lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { readSiteMark } from '../archive/incremental.ts';
@@ -19,19 +20,26 @@ export const SITE_MARK_FILE = '.agy-archive-build';
 
 /** The record file inside the cache folder. */
 const RECORD_FILE = 'sites.json';
-const RECORD_VERSION = 1;
+const RECORD_VERSION = 2;
 
-/** What the record keeps of one published site (its paths are in a file of their own, `pathsFile`). */
-interface RecordedSite {
+/** One build recorded for an out dir (the paths it wrote are in a file of their own, `pathsFile`). */
+interface RecordedBuild {
   buildId: string;
   demo: boolean;
 }
 
 interface SiteRecords {
   version: number;
-  /** By the out dir's real path (`SiteFolders.live`). */
-  sites: Record<string, RecordedSite>;
+  /**
+   * By the out dir's real path (`SiteFolders.live`): the builds published into it, newest first. More than the last
+   * one: the record is written before the swap, so a build stopped between the two still finds the site it left
+   * (the old one, or the new one), and the old site moved aside (`<out dir>.previous`, `.old-<id>`) is known too.
+   */
+  sites: Record<string, RecordedBuild[]>;
 }
+
+/** How many builds the record keeps per out dir. */
+const BUILDS_KEPT = 3;
 
 /** Whether a folder is a site this tool built, and if so whether it is the demo; else why not. */
 export type SiteOwnership = { owned: true; demo: boolean } | { owned: false; why: string };
@@ -64,9 +72,10 @@ function recordFile(cacheDir: string): string {
   return path.join(cacheDir, RECORD_FILE);
 }
 
-/** The file listing every path of the site recorded for `key` (one a line, see `listSite`). */
-function pathsFile(cacheDir: string, key: string): string {
-  return path.join(cacheDir, 'sites', `${createHash('sha256').update(key).digest('hex').slice(0, 16)}.txt`);
+/** The file listing every path build `buildId` wrote into the out dir `key` (one a line, see `listSite`). */
+function pathsFile(cacheDir: string, key: string, buildId: string): string {
+  const name = createHash('sha256').update(`${key}\0${buildId}`).digest('hex').slice(0, 24);
+  return path.join(cacheDir, 'sites', `${name}.txt`);
 }
 
 /** Write a file whole or not at all. */
@@ -88,52 +97,57 @@ function readRecords(cacheDir: string): SiteRecords {
 }
 
 /**
- * Record the site just published at `live` (its mark already written by `sealSite`). Called with the cache's build
- * lock held, right after the swap, so the listing is the published site's.
+ * Record the site in `siteDir` (its mark written by `sealSite`), about to be swapped in for the out dir `live`.
+ * Called with the cache's build lock held, before the swap: the folder is renamed whole, so its paths are the
+ * published site's.
  */
-export function recordPublishedSite(cacheDir: string, live: string): void {
-  const mark = readSiteMark(live);
-  if (!mark) throw new Error(`the site published at ${live} has no ${SITE_MARK_FILE} mark`);
+export function recordPublishedSite(cacheDir: string, live: string, siteDir: string = live): void {
+  const mark = readSiteMark(siteDir);
+  if (!mark) throw new Error(`the site at ${siteDir} has no ${SITE_MARK_FILE} mark`);
   const key = siteKey(live);
-  writeWhole(pathsFile(cacheDir, key), `${listSite(live).join('\n')}\n`);
+  writeWhole(pathsFile(cacheDir, key, mark.buildId), `${listSite(siteDir).join('\n')}\n`);
   const records = readRecords(cacheDir);
-  records.sites[key] = { buildId: mark.buildId, demo: mark.demo === true };
+  const builds = [{ buildId: mark.buildId, demo: mark.demo === true }, ...(records.sites[key] ?? []).filter((b) => b.buildId !== mark.buildId)];
+  for (const dropped of builds.splice(BUILDS_KEPT)) rmSync(pathsFile(cacheDir, key, dropped.buildId), { force: true });
+  records.sites[key] = builds;
   writeWhole(recordFile(cacheDir), `${JSON.stringify(records)}\n`);
 }
 
 /**
- * Whether the folder `live` (a real path, as `SiteFolders.live`) is a site a build with this cache published and
- * nobody changed since: its mark a plain file, naming the build recorded for this folder, and every path in it
- * what that build wrote.
+ * Whether the folder `dir` is a site a build with this cache published into the out dir `live` (by default `dir`
+ * itself; the old site moved aside is checked against the out dir it came from) and nobody added to since: its mark
+ * a plain file naming a build recorded for that out dir, and every path in it one that build wrote.
  */
-export function siteOwnership(live: string, cacheDir: string): SiteOwnership {
+export function siteOwnership(dir: string, cacheDir: string, live: string = dir): SiteOwnership {
   let stat;
   try {
-    stat = lstatSync(path.join(live, SITE_MARK_FILE));
+    stat = lstatSync(path.join(dir, SITE_MARK_FILE));
   } catch {
     return { owned: false, why: `no ${SITE_MARK_FILE} mark` };
   }
   if (!stat.isFile()) return { owned: false, why: `its ${SITE_MARK_FILE} is ${stat.isSymbolicLink() ? 'a symbolic link' : 'not a file'}, not a mark a build wrote` };
-  const mark = readSiteMark(live);
-  const recorded = readRecords(cacheDir).sites[siteKey(live)];
-  if (!recorded) {
+  const key = siteKey(live);
+  const builds = readRecords(cacheDir).sites[key];
+  if (!builds || builds.length === 0) {
     return { owned: false, why: `its ${SITE_MARK_FILE} mark names no build recorded for this folder in the cache ${cacheDir}` };
   }
-  if (!mark || mark.buildId !== recorded.buildId) {
-    return { owned: false, why: `its ${SITE_MARK_FILE} mark is not the one the last build into this folder wrote (build ${recorded.buildId})` };
+  const mark = readSiteMark(dir);
+  const build = builds.find((b) => b.buildId === mark?.buildId);
+  if (!build) {
+    return { owned: false, why: `its ${SITE_MARK_FILE} mark names no build recorded for this folder (the last was ${builds[0]!.buildId})` };
   }
   let written: Set<string>;
   try {
-    written = new Set(readFileSync(pathsFile(cacheDir, siteKey(live)), 'utf8').split('\n'));
+    written = new Set(readFileSync(pathsFile(cacheDir, key, build.buildId), 'utf8').split('\n'));
   } catch {
-    return { owned: false, why: `the cache ${cacheDir} has no list of what build ${recorded.buildId} wrote` };
+    return { owned: false, why: `the cache ${cacheDir} has no list of what build ${build.buildId} wrote` };
   }
-  const notWritten = listSite(live)
+  const notWritten = listSite(dir)
     .filter((line) => !written.has(line))
     .map((line) => line.slice(2));
   if (notWritten.length > 0) {
     const shown = notWritten.slice(0, 3).join(', ') + (notWritten.length > 3 ? `, … (${notWritten.length})` : '');
-    return { owned: false, why: `build ${recorded.buildId} did not write ${shown}` };
+    return { owned: false, why: `build ${build.buildId} did not write ${shown}` };
   }
-  return { owned: true, demo: recorded.demo };
+  return { owned: true, demo: build.demo };
 }
