@@ -74,7 +74,7 @@ describe('incremental builds', () => {
     appendFileSync(path.join(copy, 'walkthrough.md'), `\nChecked the ${NEW_WORD} marker.\n`);
     warm = await build();
     expect(warm.code, warm.output.slice(-2000)).toBe(0);
-  }, 240_000);
+  }, 900_000);
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
   it('reuses the unchanged sessions and renders the new one', () => {
