@@ -236,6 +236,8 @@ describe('a store in a folder its user cannot write', () => {
     const folder = path.join(dir, 'store');
     const store = path.join(folder, 'archive.sqlite');
     expect((await archive([], { GEMINI_HOME: home, ARCHIVE_STORE: store })).code).toBe(0);
+    // nobody must reach the folder: the run's temp folder (TMPDIR, test/helpers/global-setup.ts) is 0700.
+    for (let d = dir; d.startsWith(os.tmpdir()) && d !== path.dirname(d); d = path.dirname(d)) chmodSync(d, statSync(d).mode | 0o011);
     chmodSync(dir, 0o755);
     chmodSync(home, 0o755);
     chmodSync(folder, 0o555);

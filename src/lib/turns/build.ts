@@ -142,6 +142,15 @@ export function callLine(call: ToolCallView): string {
   return `${verb} ${call.outcome.line}`;
 }
 
+/**
+ * A failed call in one line without its reason (`Viewed C:/…/missing.md · failed`), for a page that shows the reason
+ * in a box of its own: the step page said the error twice once the call's line carried it (issue 28).
+ */
+export function failedCallLine(call: ToolCallView): string {
+  const verb = Object.hasOwn(VERB, call.name) ? VERB[call.name] : call.name;
+  return `${verb} ${call.outcome.target ?? call.name} · failed`;
+}
+
 /** What a user's own action did, in one line: `The user opened notes.md (lines 1–2)`, `The user edited app.js (+1 −1)`. */
 function userActionLine(action: UserActionText, type: string): string {
   const where = action.path ?? 'a file';

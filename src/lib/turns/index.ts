@@ -2,7 +2,7 @@
  * The turn builder (pure, no Astro): a session's merged steps read as a conversation. See `types.ts` for the
  * shapes and `build.ts` for `buildTurns`.
  */
-export { buildTurns, sessionTurns, callLine, IDLE_GAP_MS, OUTPUT_HEAD_MAX, STEP_SUMMARY_MAX } from './build.ts';
+export { buildTurns, sessionTurns, callLine, failedCallLine, IDLE_GAP_MS, OUTPUT_HEAD_MAX, STEP_SUMMARY_MAX } from './build.ts';
 export { outcomeOf, orphanOutcome, toolKind, stepFailed, errorText, shortTask } from './outcome.ts';
 export {
   failureMessage,
