@@ -20,7 +20,7 @@ import { SOURCES_KEPT_PER_STEP } from '../../src/lib/brain/merge.ts';
 import { ProblemBudget } from '../../src/lib/brain/problems.ts';
 import { saneTime } from '../../src/lib/brain/dates.ts';
 import { makePathologicalHome, PATHOLOGICAL_SESSIONS, TRANSCRIPT } from '../../scripts/make-pathological-home.ts';
-import { dayOf, formatClock, formatUtc } from '../../src/lib/archive/format.ts';
+import { dayOf, formatClock, formatUtc, inRecordedZone } from '../../src/lib/archive/format.ts';
 import { casesDir, caseId } from './helpers.ts';
 
 const F = '.system_generated/logs/transcript_full.jsonl';
@@ -104,6 +104,18 @@ describe('pages format a date they cannot place as given', () => {
     expect(formatClock('x'.repeat(100))).toBe(`${'x'.repeat(39)}…`);
     expect(dayOf('-271821-04-20T00:00:00Z')).toBe('unknown date');
     expect(dayOf('2099-12-31T23:59:59Z')).toBe('2099-12-31');
+  });
+});
+
+describe('a start time in the zone the session recorded (inRecordedZone)', () => {
+  it('shows the UTC start in the recorded offset, never the first request\'s own time as the start', () => {
+    // 86033144: the first step at 14:09:10Z, the first request's local time 17:19:53+03:00 (14:19:53Z).
+    expect(inRecordedZone('2026-08-03T14:09:10Z', '2026-08-03T17:19:53+03:00')).toBe('2026-08-03 17:09:10 UTC+03:00');
+    expect(inRecordedZone('2026-08-03T05:07:45Z', '2026-08-03T13:16:37+0800')).toBe('2026-08-03 13:07:45 UTC+08:00');
+    expect(inRecordedZone('2026-08-03T02:00:00Z', '2026-08-02T21:30:00-04:30')).toBe('2026-08-02 21:30:00 UTC-04:30');
+    expect(inRecordedZone('2026-08-03T02:00:00Z', '2026-08-03T02:05:00Z')).toBe('2026-08-03 02:00:00 UTC');
+    expect(inRecordedZone('2026-08-03T02:00:00Z', 'tuesday')).toBeUndefined();
+    expect(inRecordedZone('2026-08-03T02:00:00Z', undefined)).toBeUndefined();
   });
 });
 

@@ -13,6 +13,22 @@ export function formatUtc(iso: string | undefined): string {
 }
 
 /**
+ * `iso` in the zone a session recorded as its local time (`localTime`, `2026-08-03T17:19:53+03:00`: the first
+ * request's "current local time"), as `2026-08-03 17:09:10 UTC+03:00`; undefined when either is not placed or the
+ * recorded time names no zone. The header once showed that recorded time beside the session's UTC start as one
+ * moment, though it is the first request's, 10 minutes after the first step (86033144).
+ */
+export function inRecordedZone(iso: string | undefined, localTime: string | undefined): string | undefined {
+  const ms = saneTime(iso);
+  const zone = localTime !== undefined && saneTime(localTime) !== undefined ? /(?:[Zz]|([+-])(\d{2}):?(\d{2}))$/.exec(localTime) : null;
+  if (ms === undefined || !zone) return undefined;
+  const sign = zone[1] === '-' ? -1 : 1;
+  const offsetMin = zone[1] ? sign * (Number(zone[2]) * 60 + Number(zone[3])) : 0;
+  const shifted = new Date(ms + offsetMin * 60_000).toISOString().slice(0, 19).replace('T', ' ');
+  return `${shifted} UTC${zone[1] ? `${zone[1]}${zone[2]}:${zone[3]}` : ''}`;
+}
+
+/**
  * `09:22:31` (UTC), for timeline rows; the input as given when it is not a date the archive places, its first 40
  * characters in this narrow column (the step page shows it whole).
  */

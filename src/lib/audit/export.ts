@@ -19,7 +19,7 @@ import type { Turn } from '../turns/types.ts';
 import type { SessionSummary } from '../archive/schemas.ts';
 import { shardBySession, shardFolder, siteSearchShards } from '../search/shards.ts';
 import type { SessionAudit } from './schemas.ts';
-import { formatClock, formatDuration, formatUtc } from '../archive/format.ts';
+import { formatClock, formatDuration, formatUtc, inRecordedZone } from '../archive/format.ts';
 import { sessionTurns, type SessionTurns } from '../turns/index.ts';
 import { failureWords, sessionFailureCounts } from '../turns/failures.ts';
 import { filesChangedWords } from '../turns/file-changes.ts';
@@ -226,7 +226,7 @@ export async function renderSessionExport(summary: SessionSummary, session: Sess
     ['Product', s.product],
     [built.modelSequence.length > 1 ? 'Models' : 'Model', built.modelSequence.length > 0 ? built.modelSequence.join(' → ') : s.model],
     ['Workspace', s.workspace],
-    ['Started', `${s.localTime ? `${s.localTime} (local, as recorded) · ` : ''}${formatUtc(s.createdAt)}`],
+    ['Started', `${formatUtc(s.createdAt)}${inRecordedZone(s.createdAt, s.localTime) ? ` · ${inRecordedZone(s.createdAt, s.localTime)} (its local time)` : ''}`],
     ['Duration', s.durationMs !== undefined ? formatDuration(s.durationMs) : undefined],
     ['Steps', `${plural(built.turns.filter((t) => t.number > 0).length, 'turn')}, ${plural(s.stepCount, 'step')}, ${plural(s.toolCallCount, 'tool call')}, ${filesChangedWords(s.conversation?.filesChanged ?? 0)}, ${failureWords.failedCalls(failures.failedCalls)}${failures.agentErrors > 0 ? `, ${failureWords.agentErrors(failures.agentErrors)}` : ''}`],
     ['Tokens', s.usage ? `${callsWords(s.usage.calls)}: ${tokenWords(s.usage)}${Object.keys(s.usage.by_model).length > 0 ? `; by model: ${Object.entries(s.usage.by_model).map(([m, u]) => `${m}: ${callsWords(u.calls)}, ${tokenWords(u)}`).join('; ')}` : ''}` : undefined],
