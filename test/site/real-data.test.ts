@@ -67,6 +67,21 @@ describe.skipIf(!existsSync(realHome))('real sessions', () => {
     expect(report).toMatch(/telegram/i);
   });
 
+  it('dates the first turn of each day in the turn list of a session that spans days, and starts it in one moment', () => {
+    // 86033144 ran from 2026-08-03 to 2026-08-11: turn 1 and turn 53 (the first of the last day) carry their dates.
+    const id = sessions.find((s) => s.id.startsWith('86033144'))?.id ?? '';
+    const html = readFileSync(path.join(build.outDir, 'sessions', id, 'index.html'), 'utf8');
+    const list = /<nav class="turn-list"[\s\S]*?<\/nav>/.exec(html)?.[0] ?? '';
+    const dated = [...list.matchAll(/<span class="turn-day">(\d{4}-\d\d-\d\d) <\/span>/g)].map((m) => m[1]);
+    expect(dated[0]).toBe('2026-08-03');
+    expect(dated.at(-1)).toBe('2026-08-11');
+    expect(new Set(dated).size).toBe(dated.length);
+    // The header's start: the first step's time, and the same moment in the zone the first request recorded.
+    expect(html).toContain('2026-08-03 14:09:10 UTC · ');
+    expect(html).toContain('2026-08-03 17:09:10 UTC+03:00 (its local time)');
+    expect(html).not.toContain('(local, as recorded)');
+  });
+
   it('shows one count of failed calls and one of agent errors everywhere a session is shown', () => {
     // Issue 21: one session showed 14, 32, 46, 37, 65 and 83 "failures" on its card, header, export, turns and
     // timeline. Each place is read from the built files and must give `turns/failures.ts`'s two numbers.
