@@ -231,6 +231,16 @@ describe('bad input: a problem with the file and why; the rest of the session un
     await check(/not a regular file \(a FIFO\)/);
   });
 
+  it('a -shm without its -wal: the newest rows may be missing, and the report says so', async () => {
+    const { dbPath } = writeFixtureHome(home);
+    writeFileSync(`${dbPath}-shm`, Buffer.alloc(32768));
+    const s = await readOnly();
+    expect(s.steps.slice(0, 3).map((st) => st.key)).toEqual(transcriptKeys);
+    const missing = s.problems.filter((p) => p.file === `conversations/${SESSION}.db-wal`);
+    expect(missing.map((p) => p.kind)).toEqual(['unreadable']);
+    expect(missing[0]?.message).toMatch(/write-ahead log is missing/);
+  });
+
   it('a -wal without its .db', async () => {
     const { dbPath } = writeFixtureHome(home);
     rmSync(dbPath);

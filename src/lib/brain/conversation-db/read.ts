@@ -5,6 +5,7 @@
  * the file and why, and the rest is read.
  */
 import { createHash } from 'node:crypto';
+import fs from 'node:fs/promises';
 import { DatabaseSync } from 'node:sqlite';
 import type { ProblemBudget } from '../problems.ts';
 import type { ConversationDb, ModelCall, PromptBreakdown } from '../types.ts';
@@ -52,6 +53,18 @@ export async function readConversationDb(dbPath: string, sessionId: string, budg
   if (!copy) return undefined;
   try {
     if (copy.unsettled) problem('The conversation database changed on every copy while it was read (Antigravity writing to it); the last copy is shown.', 'notice');
+    // SQLite removes -wal and -shm together when the last connection closes; a -shm alone says the database was
+    // open in WAL mode and its write-ahead log, where the newest rows live, is missing (real d090e946: its last
+    // steps still GENERATING and PENDING, a copy made without the -wal). The rows shown may stop short.
+    if (!copy.withWal && (await fs.stat(`${dbPath}-shm`).then((st) => st.isFile(), () => false))) {
+      budget.add({
+        kind: 'unreadable',
+        sessionId,
+        file: `${file}-wal`,
+        message:
+          'The write-ahead log is missing: a -shm is beside the database but no -wal, so the database was open and its newest rows (steps, model calls, tokens) lived in a log that is not here. What the database adds may stop short of the conversation\'s end.',
+      });
+    }
     return readCopy(copy.db, copy.withWal, file, problem);
   } finally {
     await copy.dispose();
