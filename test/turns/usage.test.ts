@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { discoverSessions, readSession, type Session } from '../../src/lib/brain/index.ts';
 import { sessionTurns } from '../../src/lib/turns/build.ts';
-import { callPositions, callUsage, contextPerCall, sessionUsage, stepCall, usagePerDay, usagePerTurn } from '../../src/lib/turns/usage.ts';
+import { callPositions, callUsage, contextPerCall, sessionUsage, stepCall, usagePerDay, usagePerTurn, seconds } from '../../src/lib/turns/usage.ts';
 import { SESSION, writeFixtureHome } from '../brain/conversation-db-fixture.ts';
 import { costWords, estimateCost, PRICES } from '../../src/lib/turns/prices.ts';
 import { projectRoot } from '../brain/helpers.ts';
@@ -105,5 +105,13 @@ describe('usage', () => {
     expect(e.dollars).toBeCloseTo(0.3 + 2 * 0.075 + 0.1 * 2.5, 10);
     expect(e.unpriced).toEqual(['Gemini 3.5 Flash (Medium)']);
     expect(costWords(e)).toBe(`about $0.70 at API list prices of ${PRICES.asOf} (an estimate, not a bill; Gemini 3.5 Flash (Medium) not counted (no price))`);
+  });
+});
+
+describe('durations of a call or a step (seconds)', () => {
+  it('keeps hundredths under a minute and reads a longer one in minutes', () => {
+    expect(seconds(1234)).toBe('1.23 s');
+    expect(seconds(59_990)).toBe('59.99 s');
+    expect(seconds(2_809_010)).toBe('46 min 49 s');
   });
 });

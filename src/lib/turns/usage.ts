@@ -4,6 +4,7 @@
  * brain/conversation-db). Every page, export, JSON file and the CLI read these numbers from here. Sums are exact
  * integers as stored; a session without a database has no usage (never zeros that look measured).
  */
+import { formatDuration } from '../archive/format.ts';
 import type { ConversationDb, ModelCall, Step } from '../brain/types.ts';
 
 /** Token counts of some calls. `input` is the uncached part; `cache_read` the part read from cache. */
@@ -186,5 +187,7 @@ export function promptWords(prompt: NonNullable<ConversationDb['prompt']>): stri
 
 /** A duration in ms as `2.80 s` (calls take seconds; the real median time to first token is 2.36 s). */
 export function seconds(ms: number): string {
+  // Past a minute the hundredths say nothing and "2809.01 s" reads as a number to convert (review): 46 min 49 s.
+  if (ms >= 60_000) return formatDuration(ms);
   return `${(ms / 1000).toFixed(2)} s`;
 }
