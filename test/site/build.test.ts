@@ -295,7 +295,7 @@ describe('reader cases under ARCHIVE_BASE', () => {
 
   it('says how each ending case ended, in the header and on the home card (issue 28 point 1)', () => {
     const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
-    const noReply = 'The last request (turn 2) got no reply; the log ends at step 9, run_command `git push origin main`, with no result recorded.';
+    const noReply = 'The last request (turn 2) got no final reply; the agent last said "Now I\'ll commit and push it.", and the log ends at step 9, run_command `git push origin main`, with no result recorded.';
     const header = readPage(build.outDir, `/sessions/${id(150)}/`) ?? '';
     // The call it names is code on the page (between backticks in the line and in sessions.json).
     // (textOf puts a space after an element: "main , with".)
@@ -311,7 +311,7 @@ describe('reader cases under ARCHIVE_BASE', () => {
     const commands = textOf(readPage(build.outDir, `/sessions/${id(150)}/commands/`) ?? '');
     expect(commands).toMatch(/By command\s*2 distinct commands in 3 runs; 1 ran more than once/);
     expect(commands).toMatch(/git push origin main\s*in \/w\/site\s*×2/);
-    expect(textOf(readPage(build.outDir, `/sessions/${id(151)}/`) ?? '')).toMatch(/How it ended: The last request \(turn 1\) got no reply; .* failed: exit 1 · Move-Item : Cannot create a file when that file already exists\./);
+    expect(textOf(readPage(build.outDir, `/sessions/${id(151)}/`) ?? '')).toMatch(/How it ended: The last request \(turn 1\) got no final reply; .* failed: exit 1 · Move-Item : Cannot create a file when that file already exists\./);
   });
 
   it('says why each call of failure-rows failed, once, with identical retries one row (issue 28 point 3)', () => {

@@ -25,22 +25,23 @@ describe('the ending cases', () => {
     const e = endingOf(s);
     expect(e).toEqual({
       kind: 'no-reply',
-      text: 'The last request (turn 2) got no reply; the log ends at step 9, run_command `git push origin main`, with no result recorded.',
+      text: 'The last request (turn 2) got no final reply; the agent last said "Now I\'ll commit and push it.", and the log ends at step 9, run_command `git push origin main`, with no result recorded.',
       turn: 2,
       stepKey: '9',
     });
     // Turn 1's "pushed and is now live" was what the header quoted before.
     expect(e?.text).not.toMatch(/live on your GitHub/);
-    // Prose that comes with a call ("Now I'll commit and push it.") is what the model said before acting, no reply.
-    expect(e?.text).not.toMatch(/commit and push/);
+    // Prose that comes with a call ("Now I'll commit and push it.") is what the model said before acting, no reply:
+    // quoted as what it last said, never as the ending itself.
+    expect(e?.text).toMatch(/^The last request \(turn 2\) got no final reply; the agent last said "Now I'll commit and push it\.", and /);
   });
 
   it('says a failed last call failed and why (the message, not the PowerShell marker lines)', async () => {
     const s = await readCase('ending-failed-call');
     const e = endingOf(s);
     expect(e?.kind).toBe('failed');
-    expect(e?.text).toMatch(/^The last request \(turn 1\) got no reply; the log ends at step 1, run_command `Move-Item -Path .*-Force`, failed: exit 1 · Move-Item : Cannot create a file when that file already exists\.$/);
-    expect(e?.text).not.toMatch(/moving the whole project|~~~/);
+    expect(e?.text).toMatch(/^The last request \(turn 1\) got no final reply; the agent last said "I am moving the whole project to the Desktop now; this keeps every file\.", and the log ends at step 1, run_command `Move-Item -Path .*-Force`, failed: exit 1 · Move-Item : Cannot create a file when that file already exists\.$/);
+    expect(e?.text).not.toMatch(/~~~/);
   });
 
   it("says an overview.txt call's result is not in that log, rather than that it had none", async () => {
@@ -87,7 +88,7 @@ describe.skipIf(!realHome)('the ending of the real sessions', async () => {
   it('names the failed move of 86033144 after the status check the log ends on', () => {
     const e = ending('86033144');
     expect(e?.kind).toBe('failed');
-    expect(e?.text).toMatch(/^The last request \(turn 55\) got no reply; the log ends at step 7645, command_status `task-7644`, with no result recorded; before it, step 7641, run_command `Move-Item .*-Recurse`, failed: exit 1 · Move-Item: A parameter cannot be found that matches parameter name 'Recurse'\.$/);
+    expect(e?.text).toMatch(/^The last request \(turn 55\) got no reply; the log ends at step 7645, command_status `task-7644`, with no result recorded: a check on step 7643, run_command `robocopy .*\/E \/MOVE`, which was still running in the background when the log ends; before it, step 7641, run_command `Move-Item .*-Recurse`, failed: exit 1 · Move-Item: A parameter cannot be found that matches parameter name 'Recurse'\.$/);
     // The prose of an older turn ("The user wants the entire project … moved") is not how it ended.
     expect(e?.text).not.toMatch(/The user wants/);
   });
@@ -95,8 +96,8 @@ describe.skipIf(!realHome)('the ending of the real sessions', async () => {
   it('says d493099f got no reply to its last request, not that its push was under way', () => {
     const e = ending('d493099f');
     expect(e).toMatchObject({ kind: 'no-reply', turn: 11, stepKey: '1760' });
-    expect(e?.text).toMatch(/^The last request \(turn 11\) got no reply; the log ends at step 1760, run_command `cd .*`, with no result recorded\.$/);
-    expect(e?.text).not.toMatch(/推送到GitHub/);
+    expect(e?.text).toMatch(/^The last request \(turn 11\) got no final reply; the agent last said "3个文字错误全部修复完毕！现在把到目前为止的所有修改推送到GitHub：", and the log ends at step 1760, run_command `cd .*`, with no result recorded\.$/);
+    expect(e?.text).not.toMatch(/^3个/);
   });
 
   it('quotes the reply where the last turn has one, and says what the log ends on elsewhere', () => {

@@ -79,15 +79,19 @@ function callClause(call: ToolCallView): string {
 
 type Event = { kind: 'call'; call: ToolCallView } | { kind: 'agent-error'; stepKey: string; message: string } | { kind: 'result'; item: Extract<TurnItem, { kind: 'orphan-result' }> };
 
-/** What the turn's items end on after its last prose, and that prose (when no call comes after it). */
-function lastEvents(turn: Turn): { reply?: Extract<TurnItem, { kind: 'reply' }>; events: Event[] } {
+/**
+ * What the turn's items end on after its last prose, and that prose: `reply` when no call comes after it, `said`
+ * when calls do (what the model said before acting: "all 3 fixed, now pushing to GitHub" is no answer, but the
+ * ending quotes it so as not to read as if the agent said nothing).
+ */
+function lastEvents(turn: Turn): { reply?: Extract<TurnItem, { kind: 'reply' }>; said?: Extract<TurnItem, { kind: 'reply' }>; events: Event[] } {
   const events: Event[] = [];
   for (let i = turn.items.length - 1; i >= 0; i--) {
     const item = turn.items[i] as TurnItem;
     if (item.kind === 'reply') {
       // A reply's calls come after its prose: prose with calls is what the model said before acting, not its answer.
       for (let c = item.calls.length - 1; c >= 0; c--) events.push({ kind: 'call', call: item.calls[c] as ToolCallView });
-      if (item.text && item.text.trim() !== '') return events.length === 0 ? { reply: item, events } : { events };
+      if (item.text && item.text.trim() !== '') return events.length === 0 ? { reply: item, events } : { said: item, events };
     } else if (item.kind === 'orphan-result') {
       // An ERROR_MESSAGE no call claims is an agent error (`failures.ts`): "The model is currently unreachable."
       if (item.type === 'ERROR_MESSAGE') {
@@ -96,6 +100,25 @@ function lastEvents(turn: Turn): { reply?: Extract<TurnItem, { kind: 'reply' }>;
     }
   }
   return { events };
+}
+
+/** Longest sentence quoted of what the model said before its last calls. */
+const SAID_MAX = 90;
+
+/**
+ * The call that started the background task a status check names (86033144's last step, `command_status` of
+ * `…/task-7644`, checks the `robocopy … /E /MOVE` of step 7643, still running when the log ends).
+ */
+function taskStartedBy(call: ToolCallView, turns: readonly Turn[]): ToolCallView | undefined {
+  const id = call.outcome.target?.trim().split('/').pop();
+  if (!id || !/^task-\d+$/.test(id)) return undefined;
+  for (let t = turns.length - 1; t >= 0; t--) {
+    for (const item of (turns[t] as Turn).items) {
+      if (item.kind !== 'reply') continue;
+      for (const c of item.calls) if (c !== call && c.outcome.background?.taskId.split('/').pop() === id) return c;
+    }
+  }
+  return undefined;
 }
 
 /**
@@ -108,28 +131,33 @@ export function sessionEnding(turns: readonly Turn[], options: { walkthroughSumm
     const summary = options.walkthroughSummary?.trim();
     return summary ? { kind: 'summary', text: `No log of its steps is kept; its walkthrough says: ${shorten(summary, ENDING_MAX)}` } : undefined;
   }
-  const { reply, events } = lastEvents(turn);
+  const { reply, said, events } = lastEvents(turn);
   if (reply?.text) {
     const line = leadSentence(reply.text, ENDING_MAX);
     if (line !== '') return { kind: 'reply', text: shorten(line, ENDING_MAX), turn: turn.number, stepKey: reply.stepKey };
   }
-  const who = turn.request ? `The last request (turn ${turn.number}) got no reply` : 'The log holds no request and no reply';
+  const before = said?.text ? shorten(leadSentence(said.text, SAID_MAX), SAID_MAX).replace(/"/g, "'") : '';
+  const who = turn.request ? `The last request (turn ${turn.number}) got no ${before ? 'final reply' : 'reply'}` : 'The log holds no request and no reply';
+  const lead = before ? `the agent last said "${before}", and ` : '';
   const last = events[0];
   if (!last) {
     const stepKey = turn.request?.stepKey;
     return { kind: 'request', text: `${who}; the log ends with ${turn.request ? 'the request' : 'no call'}${stepKey ? ` (step ${stepKey})` : ''}.`, turn: turn.number, ...(stepKey ? { stepKey } : {}) };
   }
   if (last.kind === 'agent-error') {
-    return { kind: 'failed', text: `${who}; the log ends at step ${last.stepKey} with an agent error: ${failureLine(last.message, REASON_MAX)}`, turn: turn.number, stepKey: last.stepKey };
+    return { kind: 'failed', text: `${who}; ${lead}the log ends at step ${last.stepKey} with an agent error: ${failureLine(last.message, REASON_MAX)}`, turn: turn.number, stepKey: last.stepKey };
   }
   if (last.kind === 'result') {
     const o = last.item.outcome;
     const failed = o.status === 'failed';
     const how = failed ? `a failed result: ${failureLine(o.error ?? o.line, REASON_MAX)}` : `a result no call in the log claims: ${middleShorten(o.line, WHAT_MAX)}`;
-    return { kind: failed ? 'failed' : 'no-reply', text: `${who}; the log ends at step ${last.item.stepKey} with ${how}`, turn: turn.number, stepKey: last.item.stepKey };
+    return { kind: failed ? 'failed' : 'no-reply', text: `${who}; ${lead}the log ends at step ${last.item.stepKey} with ${how}`, turn: turn.number, stepKey: last.item.stepKey };
   }
   const call = last.call;
-  let text = `${who}; the log ends at step ${call.callStepKey}, ${callWhat(call)}, ${callClause(call)}`;
+  let text = `${who}; ${lead}the log ends at step ${call.callStepKey}, ${callWhat(call)}, ${callClause(call)}`;
+  // A status check names its task by id only (`command_status task-7644`): say which command that task is.
+  const started = taskStartedBy(call, turns);
+  if (started) text += `: a check on step ${started.callStepKey}, ${callWhat(started)}, which ${started.outcome.status === 'running' ? 'was still running in the background when the log ends' : callClause(started).replace(/^(which |was )/, '')}`;
   // The last call may be a status check after the call that failed (86033144: Move-Item failed, then robocopy and a
   // command_status with no result): the failure is what the auditor needs to see.
   const failedBefore = events.slice(1).filter((e): e is Extract<Event, { kind: 'call' }> => e.kind === 'call' && e.call.outcome.status === 'failed');
