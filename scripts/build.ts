@@ -43,6 +43,7 @@ import { checkSettings } from '../src/lib/build/settings.ts';
 import { planPhase, renderWhileLinking } from '../src/lib/build/plan.ts';
 import { precompressPhase, precompressSetting } from '../src/lib/build/precompress.ts';
 import { clearBuildFolders, publishSite, recoverInterruptedSwap } from '../src/lib/build/publish.ts';
+import { siteRecordDir } from '../src/lib/build/site-record.ts';
 import { renderParts } from '../src/lib/build/render.ts';
 import { indexSearch } from '../src/lib/build/search.ts';
 import { snapshotArchive } from '../src/lib/build/snapshot.ts';
@@ -70,7 +71,7 @@ try {
   checkSettings(ctx.env);
   // The out dir is the tool's own or nothing (`out-dir.ts`): checked before anything is read, locked or written.
   checkOutDir({ outDir: ctx.outDir, live: ctx.folders.live, given: ctx.outDirSetting, projectRoot: ctx.projectRoot, cacheDir: ctx.cacheDir, env: ctx.env });
-  checkBuildFolders(ctx.folders, ctx.outDirSetting, ctx.cacheDir);
+  checkBuildFolders(ctx.folders, ctx.outDirSetting, siteRecordDir(ctx.env));
   precompress = precompressSetting(ctx.env);
   joinedParts = joinPhase(ctx);
 } catch (error) {
@@ -82,7 +83,7 @@ let exitCode = 0;
 try {
   const recovered = recoverInterruptedSwap(ctx.folders);
   if (recovered) console.log(recovered);
-  await clearBuildFolders(ctx.folders, ctx.cacheDir);
+  await clearBuildFolders(ctx.folders, siteRecordDir(ctx.env));
 
   if (joinedParts) {
     // A joined build: the parts stand for inputs and plan; one render process writes the few pages over them.
@@ -107,7 +108,7 @@ try {
 } catch (error) {
   exitCode = stopped(error);
 } finally {
-  await clearBuildFolders(ctx.folders, ctx.cacheDir);
+  await clearBuildFolders(ctx.folders, siteRecordDir(ctx.env));
   lock.release();
 }
 process.exit(exitCode);

@@ -21,8 +21,6 @@ function runDir(): string {
 /** A finished shared build. */
 export interface SharedBuild extends BuildSiteResult {
   outDir: string;
-  /** The build's cache (it holds the record that proves the out dir is the build's site). */
-  cacheDir: string;
 }
 
 /** Build `name` with `env` once per test run; every caller gets the same output folder and result. */
@@ -42,12 +40,12 @@ export async function sharedBuild(name: string, env: Record<string, string | und
   if (mine) {
     const result = await buildSite({ env, outDir, cacheDir });
     writeFileSync(done, JSON.stringify(result));
-    return { ...result, outDir, cacheDir };
+    return { ...result, outDir };
   }
   const deadline = Date.now() + 15 * 60_000;
   while (!existsSync(done)) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for the shared build "${name}"`);
     await sleep(500);
   }
-  return { ...(JSON.parse(readFileSync(done, 'utf8')) as BuildSiteResult), outDir, cacheDir };
+  return { ...(JSON.parse(readFileSync(done, 'utf8')) as BuildSiteResult), outDir };
 }

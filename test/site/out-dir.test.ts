@@ -13,7 +13,7 @@ import { discoveryOptionsFromEnv } from '../../src/lib/brain/index.ts';
 import { siteFolders } from '../../src/lib/build/folders.ts';
 import { buildStoresFromEnv, storePathFromEnv } from '../../src/lib/store/location.ts';
 import { checkBuildFolders, checkOutDir, expandHome } from '../../src/lib/build/out-dir.ts';
-import { recordPublishedSite } from '../../src/lib/build/site-record.ts';
+import { recordPublishedSite, siteRecordDir } from '../../src/lib/build/site-record.ts';
 import { BuildStop } from '../../src/lib/build/stop.ts';
 import { projectRoot } from '../helpers/build-site.ts';
 
@@ -221,7 +221,7 @@ describe('checkOutDir', () => {
     writeFileSync(path.join(site, 'index.html'), '<html></html>');
     // A mark alone proves nothing: no build with this cache recorded the folder.
     expect(check(site)).toContain('mark names no build recorded for this folder');
-    recordPublishedSite(cacheDir, site);
+    recordPublishedSite(siteRecordDir(env), site);
     expect(check(site)).toBeUndefined();
     // A file the build did not write, at the top or deep inside: refused, nothing removed.
     writeFileSync(path.join(site, 'CNAME'), 'example.org\n');
@@ -263,22 +263,22 @@ describe('checkOutDir', () => {
     mkdirSync(`${out}.part-1`, { recursive: true });
     writeFileSync(path.join(`${out}.part-1`, '.agy-archive-scratch'), '');
     mkdirSync(`${out}.previous`, { recursive: true });
-    expect(() => checkBuildFolders(siteFolders(out), out, cacheDir)).not.toThrow();
+    expect(() => checkBuildFolders(siteFolders(out), out, siteRecordDir(env))).not.toThrow();
     mkdirSync(`${out}.old-mine`);
     writeFileSync(path.join(`${out}.old-mine`, 'photo.jpg'), 'x');
-    expect(() => checkBuildFolders(siteFolders(out), out, cacheDir)).toThrow(/dist\.old-mine is in the way/);
+    expect(() => checkBuildFolders(siteFolders(out), out, siteRecordDir(env))).toThrow(/dist\.old-mine is in the way/);
     // A site's mark planted beside the photo proves nothing; the old site a build moved aside is its own.
     writeFileSync(path.join(`${out}.old-mine`, '.agy-archive-build'), '{"buildId":"old","demo":false}\n');
-    expect(() => checkBuildFolders(siteFolders(out), out, cacheDir)).toThrow(/dist\.old-mine is in the way/);
+    expect(() => checkBuildFolders(siteFolders(out), out, siteRecordDir(env))).toThrow(/dist\.old-mine is in the way/);
     rmSync(`${out}.old-mine`, { recursive: true });
     const oldSite = `${out}.old-0b2c`;
     mkdirSync(oldSite);
     writeFileSync(path.join(oldSite, 'index.html'), '<html></html>');
     writeFileSync(path.join(oldSite, '.agy-archive-build'), '{"buildId":"old","demo":false}\n');
-    expect(() => checkBuildFolders(siteFolders(out), out, cacheDir)).toThrow(/dist\.old-0b2c is in the way/);
-    recordPublishedSite(cacheDir, siteFolders(out).live, oldSite);
-    expect(() => checkBuildFolders(siteFolders(out), out, cacheDir)).not.toThrow();
+    expect(() => checkBuildFolders(siteFolders(out), out, siteRecordDir(env))).toThrow(/dist\.old-0b2c is in the way/);
+    recordPublishedSite(siteRecordDir(env), siteFolders(out).live, oldSite);
+    expect(() => checkBuildFolders(siteFolders(out), out, siteRecordDir(env))).not.toThrow();
     writeFileSync(path.join(oldSite, 'thesis.txt'), 'mine\n');
-    expect(() => checkBuildFolders(siteFolders(out), out, cacheDir)).toThrow(/dist\.old-0b2c is in the way/);
+    expect(() => checkBuildFolders(siteFolders(out), out, siteRecordDir(env))).toThrow(/dist\.old-0b2c is in the way/);
   });
 });

@@ -16,7 +16,7 @@ import type { ArchiveInputs } from '../../src/lib/archive/inputs.ts';
 import { siteFolders } from '../../src/lib/build/folders.ts';
 import { outDirHolds, refuseDemoOverArchive } from '../../src/lib/build/inputs.ts';
 import { recoverInterruptedSwap } from '../../src/lib/build/publish.ts';
-import { recordPublishedSite } from '../../src/lib/build/site-record.ts';
+import { recordPublishedSite, siteRecordDir } from '../../src/lib/build/site-record.ts';
 import { buildSite, projectRoot, startBuild } from '../helpers/build-site.ts';
 import { demoBuild } from '../helpers/homes.ts';
 import { htmlFiles } from '../helpers/site-files.ts';
@@ -272,36 +272,36 @@ describe('a GEMINI_HOME that holds no brain folder', () => {
     const demo = await demoBuild();
     expect(demo.code, demo.output.slice(-2000)).toBe(0);
     expect(demo.output).toMatch(/!!! No brain folder found \(GEMINI_HOME=\S+ is an empty folder\)\. Building the DEMO archive/);
-    expect(outDirHolds(demo.outDir, demo.cacheDir)).toBe('demo');
+    expect(outDirHolds(demo.outDir, siteRecordDir(process.env))).toBe('demo');
   }, 900_000);
 
   it('lets a demo build replace a demo build or fill an empty folder, never anything else', () => {
     const demoInputs = { isDemo: true, noRootReason: `GEMINI_HOME=${missing} does not exist` } as ArchiveInputs;
     const dir = mkdtempSync(path.join(work, 'guard-'));
-    const guardCache = path.join(work, 'guard-cache');
-    expect(() => refuseDemoOverArchive(demoInputs, path.join(dir, 'absent'), guardCache)).not.toThrow();
-    expect(() => refuseDemoOverArchive(demoInputs, dir, guardCache)).not.toThrow();
+    const records = path.join(work, 'guard-records');
+    expect(() => refuseDemoOverArchive(demoInputs, path.join(dir, 'absent'), records)).not.toThrow();
+    expect(() => refuseDemoOverArchive(demoInputs, dir, records)).not.toThrow();
     // A site recorded as a demo build (what a demo build's publish records), then as a real one.
     writeFileSync(path.join(dir, 'index.html'), '<html>demo</html>\n');
     writeFileSync(path.join(dir, '.agy-archive-build'), '{"buildId":"x","demo":true}\n');
-    recordPublishedSite(guardCache, dir);
-    expect(() => refuseDemoOverArchive(demoInputs, dir, guardCache)).not.toThrow();
+    recordPublishedSite(records, dir);
+    expect(() => refuseDemoOverArchive(demoInputs, dir, records)).not.toThrow();
     writeFileSync(path.join(dir, '.agy-archive-build'), '{"buildId":"y","demo":false}\n');
-    recordPublishedSite(guardCache, dir);
-    expect(() => refuseDemoOverArchive(demoInputs, dir, guardCache)).toThrow(`GEMINI_HOME=${missing} does not exist`);
+    recordPublishedSite(records, dir);
+    expect(() => refuseDemoOverArchive(demoInputs, dir, records)).toThrow(`GEMINI_HOME=${missing} does not exist`);
     // The real site's mark edited to say demo: the record says otherwise (the probe's repro, issue 27).
     writeFileSync(path.join(dir, '.agy-archive-build'), '{"buildId":"y","demo":true}\n');
-    expect(() => refuseDemoOverArchive(demoInputs, dir, guardCache)).toThrow(/holds an archive that is not a demo build/);
+    expect(() => refuseDemoOverArchive(demoInputs, dir, records)).toThrow(/holds an archive that is not a demo build/);
     // An older build's mark (the id alone) naming no recorded build, a mark no build recorded, or a folder of other
     // files: kept.
     writeFileSync(path.join(dir, '.agy-archive-build'), 'z\n');
-    expect(() => refuseDemoOverArchive(demoInputs, dir, guardCache)).toThrow(/holds an archive that is not a demo build/);
+    expect(() => refuseDemoOverArchive(demoInputs, dir, records)).toThrow(/holds an archive that is not a demo build/);
     writeFileSync(path.join(dir, '.agy-archive-build'), '{"buildId":"x","demo":true}\n');
-    expect(() => refuseDemoOverArchive(demoInputs, dir, path.join(work, 'another-cache'))).toThrow(/not a demo build/);
+    expect(() => refuseDemoOverArchive(demoInputs, dir, path.join(work, 'other-records'))).toThrow(/not a demo build/);
     rmSync(path.join(dir, '.agy-archive-build'));
     writeFileSync(path.join(dir, 'notes.txt'), 'mine\n');
-    expect(() => refuseDemoOverArchive(demoInputs, dir, guardCache)).toThrow(/Hint|not a demo build/);
+    expect(() => refuseDemoOverArchive(demoInputs, dir, records)).toThrow(/Hint|not a demo build/);
     // Real sessions found: never stopped.
-    expect(() => refuseDemoOverArchive({ ...demoInputs, isDemo: false }, dir, guardCache)).not.toThrow();
+    expect(() => refuseDemoOverArchive({ ...demoInputs, isDemo: false }, dir, records)).not.toThrow();
   });
 });

@@ -14,7 +14,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { discoverSessions, readSession } from '../../src/lib/brain/index.ts';
 import { badBase } from '../../src/lib/build/settings.ts';
-import { recordPublishedSite } from '../../src/lib/build/site-record.ts';
+import { recordPublishedSite, siteRecordDir } from '../../src/lib/build/site-record.ts';
 import { openStore, snapshotAll } from '../../src/lib/store/index.ts';
 import { asStoreError } from '../../src/lib/store/schema.ts';
 import { projectRoot } from '../helpers/build-site.ts';
@@ -183,8 +183,8 @@ describe('a build that finds no session', () => {
     writeFileSync(path.join(out, '.agy-archive-build'), '{"buildId":"b","demo":false}\n');
     writeFileSync(path.join(out, 'index.html'), '<html>real</html>\n');
     writeFileSync(path.join(out, 'sessions', ID, 'index.html'), '<html>session</html>\n');
-    // Recorded in the cache as a build's own site, as publishing one records it.
-    recordPublishedSite(path.join(work, 'cache'), out);
+    // Recorded as a build's own site, as publishing one records it.
+    recordPublishedSite(siteRecordDir(process.env), out);
     // Brain folders that hold nothing, and a store that never held the archive's sessions.
     const emptyHome = path.join(work, 'fresh-gemini');
     mkdirSync(path.join(emptyHome, 'antigravity', 'brain'), { recursive: true });

@@ -7,7 +7,7 @@ import { existsSync, opendirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { resolveArchiveInputs, type ArchiveInputs } from '../archive/inputs.ts';
 import type { BuildContext } from './context.ts';
-import { siteOwnership } from './site-record.ts';
+import { siteOwnership, siteRecordDir } from './site-record.ts';
 import { BuildStop } from './stop.ts';
 
 /** What is in an out dir, as far as the demo may replace it. */
@@ -15,17 +15,17 @@ export type OutDirHolds = 'nothing' | 'demo' | 'archive';
 
 /**
  * Whether `dir` is absent or empty, holds a demo build, or anything else (a real archive, an older build, files).
- * A demo is what the cache's record of the site says (`site-record.ts`), never the mark alone: a mark edited to
+ * A demo is what the tool's record of the site says (`site-record.ts`), never the mark alone: a mark edited to
  * `"demo":true` once let a demo build replace a real site.
  */
-export function outDirHolds(dir: string, cacheDir: string): OutDirHolds {
+export function outDirHolds(dir: string, recordDir: string): OutDirHolds {
   if (!existsSync(dir)) return 'nothing';
   try {
     if (readdirSync(dir).length === 0) return 'nothing';
   } catch {
     return 'archive';
   }
-  const ownership = siteOwnership(dir, cacheDir);
+  const ownership = siteOwnership(dir, recordDir);
   return ownership.owned && ownership.demo ? 'demo' : 'archive';
 }
 
@@ -33,9 +33,9 @@ export function outDirHolds(dir: string, cacheDir: string): OutDirHolds {
  * Never let the demo replace a real archive: with no brain folder found, stop unless the out dir is empty, absent
  * or a demo build. Throws a `BuildStop` naming the path that held no brain folder.
  */
-export function refuseDemoOverArchive(inputs: ArchiveInputs, liveDir: string, cacheDir: string): void {
+export function refuseDemoOverArchive(inputs: ArchiveInputs, liveDir: string, recordDir: string): void {
   if (!inputs.isDemo) return;
-  const holds = outDirHolds(liveDir, cacheDir);
+  const holds = outDirHolds(liveDir, recordDir);
   if (holds !== 'archive') return;
   throw new BuildStop(
     `No brain folder found (${inputs.noRootReason ?? inputs.description}), so this build would be the DEMO archive, ` +
@@ -64,9 +64,9 @@ function holdsSessions(dir: string): boolean {
  * fresh `~/.gemini`, `BRAIN_ROOTS` naming the wrong folders) with a store that never held the archive's sessions
  * once published an empty site over a real one, with exit code 0. Throws a `BuildStop` (exit code 1).
  */
-export function refuseEmptyOverArchive(inputs: ArchiveInputs, liveDir: string, cacheDir: string): void {
+export function refuseEmptyOverArchive(inputs: ArchiveInputs, liveDir: string, recordDir: string): void {
   if (inputs.isDemo || inputs.discovery.sessions.length > 0) return;
-  if (outDirHolds(liveDir, cacheDir) !== 'archive' || !holdsSessions(liveDir)) return;
+  if (outDirHolds(liveDir, recordDir) !== 'archive' || !holdsSessions(liveDir)) return;
   throw new BuildStop(
     `No session found (${inputs.description}: ${inputs.discovery.roots.length} brain folder(s), none holding a session, ` +
       `and no archive store holding one), and ${liveDir} holds an archive with sessions: nothing was built, and it was left as it was.`,
@@ -79,7 +79,7 @@ export function refuseEmptyOverArchive(inputs: ArchiveInputs, liveDir: string, c
 export async function readBuildInputs(ctx: BuildContext): Promise<ArchiveInputs> {
   const quiet = { info: () => {}, warn: () => {} };
   const inputs = await resolveArchiveInputs(ctx.projectRoot, ctx.env, quiet);
-  refuseDemoOverArchive(inputs, ctx.folders.live, ctx.cacheDir);
-  refuseEmptyOverArchive(inputs, ctx.folders.live, ctx.cacheDir);
+  refuseDemoOverArchive(inputs, ctx.folders.live, siteRecordDir(ctx.env));
+  refuseEmptyOverArchive(inputs, ctx.folders.live, siteRecordDir(ctx.env));
   return inputs;
 }

@@ -3,7 +3,7 @@
  * old one, so an out dir pointed at anything else (a home folder, the project, GEMINI_HOME, the store's folder) once
  * had its contents removed in the background, with exit code 0; a file was replaced too, and `ARCHIVE_OUT_DIR=~`
  * made a folder named `~` in the project. So before any work (before the lock, the snapshot or Astro), the out dir
- * must be absent, an empty folder, or a site this tool built (proved by its mark and the cache's record of it,
+ * must be absent, an empty folder, or a site this tool built (proved by its mark and the tool's record of it,
  * `site-record.ts`: a mark alone, beside files the build did not write, or a link, is refused); and whatever it holds,
  * a folder the build reads or keeps (the root, the home folder, the project, GEMINI_HOME, a brain root, the store's
  * folder, the cache, a joined part) or one holding such a folder is refused by name.
@@ -16,7 +16,7 @@ import { joinFolders } from '../join/current.ts';
 import { defaultStorePath, storePathFromEnv, buildStoresFromEnv } from '../store/location.ts';
 import { isOwnFolder, type SiteFolders } from './folders.ts';
 import { buildFoldersPresent } from './publish.ts';
-import { SITE_MARK_FILE, siteOwnership } from './site-record.ts';
+import { SITE_MARK_FILE, siteOwnership, siteRecordDir } from './site-record.ts';
 import { BuildStop } from './stop.ts';
 
 export { expandHome };
@@ -126,14 +126,14 @@ export function checkOutDir(
     refuse(`cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
   }
   if (names.length === 0) return;
-  const ownership = siteOwnership(live, cacheDir);
+  const ownership = siteOwnership(live, siteRecordDir(env));
   if (!ownership.owned) {
     const shown = names.sort().slice(0, 3).join(', ') + (names.length > 3 ? `, … (${names.length} entries)` : '');
     refuse(
       `holds files that are not a site this tool built (${shown}; ${ownership.why}), and publishing would remove them`,
       names.includes(SITE_MARK_FILE)
-        ? `${PICK_ANOTHER} If it is a site an earlier build made and its record is gone (another ARCHIVE_CACHE_DIR, a cleared ` +
-          'cache, a build older than the record), delete the folder yourself: the build does not take a mark on trust.'
+        ? `${PICK_ANOTHER} If it is a site an earlier build made and its record is gone (another user, a cleared data folder, a ` +
+          'build older than the record), delete the folder yourself: the build does not take a mark on trust.'
         : PICK_ANOTHER,
     );
   }
@@ -143,9 +143,9 @@ export function checkOutDir(
  * Stop the build (exit code 2) when a folder beside the out dir has a name the build writes and removes
  * (`<out dir>.staging`, `.reused`, `.previous`, `.part-<n>`, `.old-<id>`) but was not made by it.
  */
-export function checkBuildFolders(folders: SiteFolders, given: string | undefined, cacheDir: string): void {
+export function checkBuildFolders(folders: SiteFolders, given: string | undefined, recordDir: string): void {
   for (const dir of buildFoldersPresent(folders)) {
-    if (isOwnFolder(dir, (site) => siteOwnership(site, cacheDir, folders.live).owned)) continue;
+    if (isOwnFolder(dir, (site) => siteOwnership(site, recordDir, folders.live).owned)) continue;
     throw new BuildStop(
       `${dir} is in the way: a build of ARCHIVE_OUT_DIR=${given ?? 'dist'} writes and removes a folder by that name, and this one ` +
         'was not made by it: nothing was built and nothing was changed.',

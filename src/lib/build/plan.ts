@@ -21,6 +21,7 @@ import {
 import type { BuildContext } from './context.ts';
 import { precompressSetting } from './precompress.ts';
 import { clearBuildFolders } from './publish.ts';
+import { siteRecordDir } from './site-record.ts';
 import { renderParts, renderProcessCount } from './render.ts';
 
 /** The plan, and how many render processes carry it out. */
@@ -96,7 +97,7 @@ export async function renderWhileLinking(ctx: BuildContext, inputs: ArchiveInput
     `incremental: ${notAsPublished.length} reused session folders are not as published (e.g. ${notAsPublished[0]}); ` +
       'planning again and rendering them',
   );
-  await clearBuildFolders(ctx.folders, ctx.cacheDir);
+  await clearBuildFolders(ctx.folders, siteRecordDir(ctx.env));
   const again = await planPhase(ctx, inputs, { distrust: notAsPublished, linkFirst: true });
   await renderParts(ctx, again.renderParts);
   return again;

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { recordBuild, sealSite } from '../archive/incremental.ts';
 import type { BuildContext } from './context.ts';
 import { SCRATCH_MARK, isOwnFolder, type SiteFolders } from './folders.ts';
-import { recordPublishedSite, siteOwnership } from './site-record.ts';
+import { recordPublishedSite, siteOwnership, siteRecordDir } from './site-record.ts';
 import type { PlannedBuild } from './plan.ts';
 import { BuildStop } from './stop.ts';
 
@@ -104,11 +104,11 @@ export async function publishSite(ctx: BuildContext, planned: PlannedBuild, isDe
   rmSync(path.join(ctx.folders.staging, SCRATCH_MARK), { force: true });
   // Recorded before the swap: a build stopped between the two leaves a site (old or new) the record knows.
   try {
-    recordPublishedSite(ctx.cacheDir, ctx.folders.live, ctx.folders.staging);
+    recordPublishedSite(siteRecordDir(ctx.env), ctx.folders.live, ctx.folders.staging);
   } catch (error) {
     throw new BuildStop(
-      `The new site could not be recorded in the cache ${ctx.cacheDir} (${String(error)}), so it was not published; the site in ${ctx.folders.live} was left as it was.`,
-      'ARCHIVE_CACHE_DIR must be a folder the build can write.',
+      `The new site could not be recorded in ${siteRecordDir(ctx.env)} (${String(error)}), so it was not published; the site in ${ctx.folders.live} was left as it was.`,
+      "the build records each site it publishes there (HOME's data folder, or XDG_DATA_HOME's): it must be writable.",
       { cause: error },
     );
   }
@@ -145,10 +145,10 @@ export function recoverInterruptedSwap(folders: SiteFolders): string | undefined
  * user's by one of these names is left alone (the build refused to start beside it, `out-dir.ts`). Only ever called
  * with the lock held.
  */
-export async function clearBuildFolders(folders: SiteFolders, cacheDir: string): Promise<void> {
+export async function clearBuildFolders(folders: SiteFolders, recordDir: string): Promise<void> {
   const oldPrefix = `${path.basename(folders.live)}${OLD_SITE_INFIX}`;
   for (const dir of buildFoldersPresent(folders)) {
-    if (!isOwnFolder(dir, (site) => siteOwnership(site, cacheDir, folders.live).owned)) continue;
+    if (!isOwnFolder(dir, (site) => siteOwnership(site, recordDir, folders.live).owned)) continue;
     // An old site whose background removal was killed (a running one is removed twice, harmlessly).
     if (path.basename(dir).startsWith(oldPrefix)) removeInBackground(dir);
     else await fs.rm(dir, { recursive: true, force: true });

@@ -3,9 +3,9 @@
  * by that name (empty, any text, a symlink) made a folder "a site this tool built", so a web root that received
  * `cp -a dist/.` lost its `.git/`, `CNAME` and `otherapp/`, `touch ~/stuff/.agy-archive-build` cost
  * `Documents/thesis.txt`, and a mark edited to `"demo":true` let a demo build replace a real site (the third
- * robustness probe, issue 27). So every build that publishes a site records it in the cache
- * (`<cache>/sites.json`): the out dir, the build id its mark carries, whether it is the demo, and every path it wrote
- * (`<cache>/sites/<hash>.txt`). A folder is this tool's site only when its mark is a plain file naming a build
+ * robustness probe, issue 27). So every build that publishes a site records it beside the default archive store
+ * (`~/.local/share/agy-archive/sites/`, `siteRecordDir`; not the cache in node_modules, which `npm ci` removes): the
+ * out dir, the build id its mark carries, whether it is the demo, and every path it wrote. A folder is this tool's site only when its mark is a plain file naming a build
  * recorded for that very folder and it holds nothing that build did not write (a page it wrote may since be gone or
  * damaged: the next build writes it again); whether it is the demo is read from the record. The old site a swap
  * moves aside is removed on the same proof (`folders.ts`).
@@ -14,13 +14,20 @@ import { lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSy
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { readSiteMark } from '../archive/incremental.ts';
+import { defaultStorePath } from '../store/location.ts';
 
 /** The site's mark at its top (written by `sealSite` in `incremental.ts`). */
 export const SITE_MARK_FILE = '.agy-archive-build';
 
-/** The record file inside the cache folder. */
-const RECORD_FILE = 'sites.json';
-const RECORD_VERSION = 2;
+const RECORD_VERSION = 3;
+
+/**
+ * Where the builds of this user record the sites they published: `sites/` in the folder of the default archive
+ * store (whatever ARCHIVE_STORE says: the record is the tool's, kept with its data, never in a cache).
+ */
+export function siteRecordDir(env: NodeJS.ProcessEnv): string {
+  return path.join(path.dirname(defaultStorePath(env)), 'sites');
+}
 
 /** One build recorded for an out dir (the paths it wrote are in a file of their own, `pathsFile`). */
 interface RecordedBuild {
@@ -28,14 +35,16 @@ interface RecordedBuild {
   demo: boolean;
 }
 
-interface SiteRecords {
+/**
+ * The record of one out dir (its own file, written under that out dir's lock): the builds published into it,
+ * newest first. More than the last one: the record is written before the swap, so a build stopped between the two
+ * still finds the site it left (the old one, or the new one), and the old site moved aside (`<out dir>.previous`,
+ * `.old-<id>`) is known too.
+ */
+interface SiteRecord {
   version: number;
-  /**
-   * By the out dir's real path (`SiteFolders.live`): the builds published into it, newest first. More than the last
-   * one: the record is written before the swap, so a build stopped between the two still finds the site it left
-   * (the old one, or the new one), and the old site moved aside (`<out dir>.previous`, `.old-<id>`) is known too.
-   */
-  sites: Record<string, RecordedBuild[]>;
+  outDir: string;
+  builds: RecordedBuild[];
 }
 
 /** How many builds the record keeps per out dir. */
@@ -68,14 +77,16 @@ function siteKey(dir: string): string {
   }
 }
 
-function recordFile(cacheDir: string): string {
-  return path.join(cacheDir, RECORD_FILE);
+const hashOf = (text: string): string => createHash('sha256').update(text).digest('hex').slice(0, 24);
+
+/** The record file of the out dir `key`. */
+function recordFile(recordDir: string, key: string): string {
+  return path.join(recordDir, `${hashOf(key)}.json`);
 }
 
 /** The file listing every path build `buildId` wrote into the out dir `key` (one a line, see `listSite`). */
-function pathsFile(cacheDir: string, key: string, buildId: string): string {
-  const name = createHash('sha256').update(`${key}\0${buildId}`).digest('hex').slice(0, 24);
-  return path.join(cacheDir, 'sites', `${name}.txt`);
+function pathsFile(recordDir: string, key: string, buildId: string): string {
+  return path.join(recordDir, `${hashOf(key)}-${hashOf(buildId)}.txt`);
 }
 
 /** Write a file whole or not at all. */
@@ -86,14 +97,14 @@ function writeWhole(file: string, text: string): void {
   renameSync(tmp, file);
 }
 
-function readRecords(cacheDir: string): SiteRecords {
+function readRecord(recordDir: string, key: string): RecordedBuild[] {
   try {
-    const parsed = JSON.parse(readFileSync(recordFile(cacheDir), 'utf8')) as SiteRecords;
-    if (parsed.version === RECORD_VERSION && parsed.sites && typeof parsed.sites === 'object') return parsed;
+    const parsed = JSON.parse(readFileSync(recordFile(recordDir, key), 'utf8')) as SiteRecord;
+    if (parsed.version === RECORD_VERSION && parsed.outDir === key && Array.isArray(parsed.builds)) return parsed.builds;
   } catch {
-    // No build recorded yet (or a torn file, which the write below never leaves: written whole, then renamed).
+    // No build recorded for this out dir yet (a torn file never: written whole, then renamed).
   }
-  return { version: RECORD_VERSION, sites: {} };
+  return [];
 }
 
 /**
@@ -101,24 +112,22 @@ function readRecords(cacheDir: string): SiteRecords {
  * Called with the cache's build lock held, before the swap: the folder is renamed whole, so its paths are the
  * published site's.
  */
-export function recordPublishedSite(cacheDir: string, live: string, siteDir: string = live): void {
+export function recordPublishedSite(recordDir: string, live: string, siteDir: string = live): void {
   const mark = readSiteMark(siteDir);
   if (!mark) throw new Error(`the site at ${siteDir} has no ${SITE_MARK_FILE} mark`);
   const key = siteKey(live);
-  writeWhole(pathsFile(cacheDir, key, mark.buildId), `${listSite(siteDir).join('\n')}\n`);
-  const records = readRecords(cacheDir);
-  const builds = [{ buildId: mark.buildId, demo: mark.demo === true }, ...(records.sites[key] ?? []).filter((b) => b.buildId !== mark.buildId)];
-  for (const dropped of builds.splice(BUILDS_KEPT)) rmSync(pathsFile(cacheDir, key, dropped.buildId), { force: true });
-  records.sites[key] = builds;
-  writeWhole(recordFile(cacheDir), `${JSON.stringify(records)}\n`);
+  writeWhole(pathsFile(recordDir, key, mark.buildId), `${listSite(siteDir).join('\n')}\n`);
+  const builds = [{ buildId: mark.buildId, demo: mark.demo === true }, ...readRecord(recordDir, key).filter((b) => b.buildId !== mark.buildId)];
+  for (const dropped of builds.splice(BUILDS_KEPT)) rmSync(pathsFile(recordDir, key, dropped.buildId), { force: true });
+  writeWhole(recordFile(recordDir, key), `${JSON.stringify({ version: RECORD_VERSION, outDir: key, builds } satisfies SiteRecord)}\n`);
 }
 
 /**
- * Whether the folder `dir` is a site a build with this cache published into the out dir `live` (by default `dir`
+ * Whether the folder `dir` is a site a build recorded in `recordDir` published into the out dir `live` (by default `dir`
  * itself; the old site moved aside is checked against the out dir it came from) and nobody added to since: its mark
  * a plain file naming a build recorded for that out dir, and every path in it one that build wrote.
  */
-export function siteOwnership(dir: string, cacheDir: string, live: string = dir): SiteOwnership {
+export function siteOwnership(dir: string, recordDir: string, live: string = dir): SiteOwnership {
   let stat;
   try {
     stat = lstatSync(path.join(dir, SITE_MARK_FILE));
@@ -127,9 +136,9 @@ export function siteOwnership(dir: string, cacheDir: string, live: string = dir)
   }
   if (!stat.isFile()) return { owned: false, why: `its ${SITE_MARK_FILE} is ${stat.isSymbolicLink() ? 'a symbolic link' : 'not a file'}, not a mark a build wrote` };
   const key = siteKey(live);
-  const builds = readRecords(cacheDir).sites[key];
-  if (!builds || builds.length === 0) {
-    return { owned: false, why: `its ${SITE_MARK_FILE} mark names no build recorded for this folder in the cache ${cacheDir}` };
+  const builds = readRecord(recordDir, key);
+  if (builds.length === 0) {
+    return { owned: false, why: `its ${SITE_MARK_FILE} mark names no build recorded for this folder (in ${recordDir})` };
   }
   const mark = readSiteMark(dir);
   const build = builds.find((b) => b.buildId === mark?.buildId);
@@ -138,9 +147,9 @@ export function siteOwnership(dir: string, cacheDir: string, live: string = dir)
   }
   let written: Set<string>;
   try {
-    written = new Set(readFileSync(pathsFile(cacheDir, key, build.buildId), 'utf8').split('\n'));
+    written = new Set(readFileSync(pathsFile(recordDir, key, build.buildId), 'utf8').split('\n'));
   } catch {
-    return { owned: false, why: `the cache ${cacheDir} has no list of what build ${build.buildId} wrote` };
+    return { owned: false, why: `${recordDir} has no list of what build ${build.buildId} wrote` };
   }
   const notWritten = listSite(dir)
     .filter((line) => !written.has(line))
