@@ -206,6 +206,7 @@ describe('checkOutDir', () => {
     [path.dirname(root), 'holds a brain root'],
     [path.dirname(store), "is the archive store's folder"],
     [cacheDir, 'is the cache'],
+    [path.join(path.dirname(store), 'sites'), 'is the record of the sites this tool built'],
   ])('refuses %s by name (%s)', (outDir, why) => {
     expect(check(outDir)).toContain(why);
   });

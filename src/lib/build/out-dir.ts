@@ -73,6 +73,7 @@ function guardedFolders(projectRoot: string, cacheDir: string, env: NodeJS.Proce
     // Under a test that gave no ARCHIVE_STORE: the snapshot phase says so.
   }
   for (const store of stores) guarded.push({ what: "the archive store's folder", path: path.dirname(store), noneInside: false });
+  guarded.push({ what: "the record of the sites this tool built", path: siteRecordDir(env), noneInside: true });
   for (const part of joinFolders(env)) guarded.push({ what: 'a joined part (ARCHIVE_JOIN)', path: part, noneInside: true });
   return guarded;
 }

@@ -60,11 +60,24 @@ export type SiteOwnership = { owned: true; demo: boolean } | { owned: false; why
  */
 function listSite(dir: string): string[] {
   const lines: string[] = [];
-  for (const e of readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    const rel = path.relative(dir, path.join(e.parentPath, e.name)).split(path.sep).join('/');
-    if (rel === SITE_MARK_FILE) continue;
-    lines.push(`${e.isDirectory() ? 'd' : e.isFile() ? 'f' : e.isSymbolicLink() ? 'l' : 'o'} ${rel}`);
-  }
+  const walk = (rel: string): void => {
+    let entries;
+    try {
+      entries = readdirSync(path.join(dir, rel), { withFileTypes: true });
+    } catch (error) {
+      // An old site being removed in the background (publish.ts) loses folders while it is listed: what is gone
+      // holds nothing the build did not write.
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw error;
+    }
+    for (const e of entries) {
+      const r = rel ? `${rel}/${e.name}` : e.name;
+      if (r === SITE_MARK_FILE) continue;
+      lines.push(`${e.isDirectory() ? 'd' : e.isFile() ? 'f' : e.isSymbolicLink() ? 'l' : 'o'} ${r}`);
+      if (e.isDirectory()) walk(r);
+    }
+  };
+  walk('');
   return lines.sort();
 }
 
@@ -151,7 +164,13 @@ export function siteOwnership(dir: string, recordDir: string, live: string = dir
   } catch {
     return { owned: false, why: `${recordDir} has no list of what build ${build.buildId} wrote` };
   }
-  const notWritten = listSite(dir)
+  let present: string[];
+  try {
+    present = listSite(dir);
+  } catch (error) {
+    return { owned: false, why: `it cannot be read whole (${(error as NodeJS.ErrnoException).code ?? String(error)})` };
+  }
+  const notWritten = present
     .filter((line) => !written.has(line))
     .map((line) => line.slice(2));
   if (notWritten.length > 0) {
