@@ -22,6 +22,8 @@ export const SLOW_TESTS = [
   'test/conversation/reading-site.test.ts',
   'test/conversation/session-page.test.ts',
   'test/host/servers.test.ts',
+  // npm pack, npm install -g, then the installed bin builds the demo.
+  'test/host/package.test.ts',
   'test/safety/fifo-swap.test.ts',
   'test/safety/hostile-site.test.ts',
   'test/safety/prose-passwords-real.test.ts',
