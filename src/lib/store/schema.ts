@@ -413,7 +413,7 @@ function checkOwnership(db: DatabaseSync, file: string): void {
   } catch (error) {
     // A read-only folder (no -shm can be made beside a WAL store) or a permission is not damage: its own hint.
     const named = asStoreError(error, file);
-    if (named && !/damaged/.test(named.message)) throw named;
+    if (named) throw named;
     throw new StoreError(
       `The archive store ${file} cannot be read (${(error as Error).message}); it was left untouched.`,
       'It may be corrupt: keep a copy, then try `sqlite3 FILE ".recover"`, or point ARCHIVE_STORE elsewhere to start a new store.',
