@@ -231,6 +231,8 @@ function renderInline(out: Rendering, start: number, end: number): void {
   // text without marks, would be quadratic.
   const span = text.slice(start, end);
   let at = start;
+  let codeOpen = 0; // backticks of the code span open, 0 outside one
+  let codeClosed = false; // the backtick run at hand closed a code span
   INLINE_MARK.lastIndex = 0;
   for (let mark = INLINE_MARK.exec(span); mark; mark = INLINE_MARK.exec(span)) {
     const k = start + mark.index;
@@ -248,10 +250,21 @@ function renderInline(out: Rendering, start: number, end: number): void {
       while (runEnd < end && text[runEnd] === ch) runEnd++;
       next = runEnd;
       if (ch === '`' || isDelimiterRun(text, k, runEnd, start, end)) skip = runEnd - k;
+      if (ch === '`') {
+        // A code span closes at a run of as many backticks as opened it.
+        codeClosed = codeOpen === runEnd - k;
+        codeOpen = codeOpen === 0 ? runEnd - k : codeClosed ? 0 : codeOpen;
+      }
     }
     if (skip > 0) {
       out.copy(at, k);
       at = k + skip;
+      // The value a code span or strong emphasis holds ends at its closing mark, whatever is glued after it:
+      // `` `X`|.tS `` and `**X**\_4fm_` read as one identifier-like word and the password was published (property
+      // tests under FC_SEED=-82212253 and -872420516). A single `*` or `_` may sit inside a password (`A*woymg0`).
+      const closesSpan = ch === '`' && codeClosed;
+      const closesStrong = ch !== '`' && codeOpen === 0 && skip >= 2 && k > start && !SPACE.test(text[k - 1]!);
+      if ((closesSpan || closesStrong) && at < end && !SPACE.test(text[at]!) && !WORD.test(text[at]!) && out.withinBudget()) out.add(' ', at);
     }
     INLINE_MARK.lastIndex = next - start;
   }
