@@ -37,7 +37,9 @@ export const JoinEntrySchema = z.looseObject({
   redacted: z.boolean(),
   stepDays: z.record(z.string(), z.number()),
   audit: z
-    .object({ commands: z.array(z.looseObject({})), files: z.array(z.looseObject({})), errors: z.array(z.looseObject({})) })
+    // `changedFiles` (the per-file grouping of /audit/files/) was stripped by a strict object, and the joined
+    // /audit/files/ differed from its part's.
+    .object({ commands: z.array(z.looseObject({})), files: z.array(z.looseObject({})), errors: z.array(z.looseObject({})), changedFiles: z.array(z.looseObject({})).optional() })
     .nullable(),
   // Fields a part built before them does not carry: the joined site shows what the part's own pages would without.
   models: z.array(z.string()).nullable().default(null),
