@@ -12,6 +12,7 @@ import type { Session, Step } from '../../src/lib/brain/types.ts';
 import { demoBuild, readDemoSessions } from '../helpers/homes.ts';
 import type { SharedBuild } from '../helpers/shared-build.ts';
 import { readPage } from '../helpers/site-files.ts';
+import { shownText } from '../../src/lib/search/cjk.ts';
 
 const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr']);
 
@@ -36,7 +37,9 @@ function indexedText(html: string): string {
       if (ignoreDepth === 0 && /\sdata-pagefind-ignore/.test(m[3] ?? '')) ignoreDepth = depth;
     }
   }
-  return out.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&').replace(/\s+/g, ' ');
+  // What the index holds, read back as the page shows it: names are indexed split from the punctuation that joins
+  // them, and CJK as pairs, with marks that put them back (src/lib/search/cjk.ts).
+  return shownText(out.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&').replace(/\s+/g, ' '));
 }
 
 describe('search index of steps (demo build)', () => {
