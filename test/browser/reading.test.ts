@@ -119,13 +119,14 @@ describe.skipIf(!hasChromium())('reading at 390 px in the browser', () => {
         if (count < 2) continue;
         // The artifact's page draws one entry: its latest change.
         expect(await page.locator('.version-panel').count(), url).toBe(1);
-        await tabs.first().click();
+        // A link is a navigation: wait for the new page to load before reading it (its URL changes first).
+        await Promise.all([page.waitForURL(`**${url}versions/1/`, { waitUntil: 'load' }), tabs.first().click()]);
         expect(new URL(page.url()).pathname, url).toBe(`${url}versions/1/`);
         expect(await page.locator('.version-panel').count()).toBe(1);
         expect(await page.locator('nav.version-picker a[aria-current="page"]').innerText()).toBe('1');
         expect(await page.locator('.version-panel header').innerText()).toMatch(/^1\. /);
         expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-        await page.locator('a[rel="next"]').click();
+        await Promise.all([page.waitForURL(`**${url}versions/2/`, { waitUntil: 'load' }), page.locator('a[rel="next"]').click()]);
         expect(new URL(page.url()).pathname).toBe(`${url}versions/2/`);
         checked++;
       }
