@@ -11,7 +11,8 @@ import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { discoverSessions, readSession, type Session } from '../../src/lib/brain/index.ts';
 import { redactSession } from '../../src/lib/redact/index.ts';
-import { encode, SESSION, stepRow, writeFixtureHome } from './conversation-db-fixture.ts';
+import { encode, stepRow } from '../../scripts/lib/conversation-db-writer.ts';
+import { SESSION, writeFixtureHome } from './conversation-db-fixture.ts';
 import { projectRoot } from './helpers.ts';
 
 let home: string;

@@ -14,7 +14,7 @@ import { discoverSessions, readSession, type Session } from '../../src/lib/brain
 import { boundNesting, jsonText, MAX_NESTING, nestingDepth } from '../../src/lib/brain/nesting.ts';
 import { readSessionRows } from '../../src/lib/archive/pipeline.ts';
 import { decodeStep } from '../../src/lib/brain/conversation-db/fields.ts';
-import { stepRow } from './conversation-db-fixture.ts';
+import { stepRow } from '../../scripts/lib/conversation-db-writer.ts';
 import { where } from './helpers.ts';
 
 const nested = (depth: number, inner = '1') => `${'['.repeat(depth)}${inner}${']'.repeat(depth)}`;

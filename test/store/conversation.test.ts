@@ -10,7 +10,8 @@ import { discoverSessions, type Session } from '../../src/lib/brain/index.ts';
 import { closeStoredReaders, listStoredSessions, openStore, readStoredSession, snapshotAll } from '../../src/lib/store/index.ts';
 import { exportStore } from '../../src/lib/store/manage.ts';
 import { sessionUsage } from '../../src/lib/turns/usage.ts';
-import { SESSION, stepRow, writeFixtureHome } from '../brain/conversation-db-fixture.ts';
+import { stepRow } from '../../scripts/lib/conversation-db-writer.ts';
+import { SESSION, writeFixtureHome } from '../brain/conversation-db-fixture.ts';
 import { tempDir } from './helpers.ts';
 
 afterEach(() => closeStoredReaders());
