@@ -7,6 +7,7 @@ import { saneTime } from '../brain/dates.ts';
 import { modelSequence, modelSwitches, modelsPerStep, UNKNOWN_MODEL } from './models.ts';
 import { outputFailureMessage, stepFailure } from './failures.ts';
 import { isFileChange } from './file-changes.ts';
+import { exitLabel } from './exit-codes.ts';
 import { backgroundTaskId, errorText, firstLine, orphanOutcome, outcomeOf, pathShortener, shortTask, stepFailed } from './outcome.ts';
 import { isResultStep, isUserAction, pairCalls } from './pairing.ts';
 import { checkpointText, meaningfulLine, mentions, requestText, taskFinished, wrappedBody } from './text.ts';
@@ -193,7 +194,7 @@ function stepLine(step: Step, calls: ToolCallView[], answers: ToolCallView | und
       const done = taskFinished(body);
       if (done) {
         const exit = readCommandText(done.result.replace(/^\s*\r?\n/, '')).exitCode;
-        return cut(`${shortTask(done.taskId)} finished${exit !== undefined ? ` · exit ${exit}` : ''}`);
+        return cut(`${shortTask(done.taskId)} finished${exit !== undefined ? ` · ${exitLabel(exit)}` : ''}`);
       }
       const content = /\bcontent=([\s\S]*)/.exec(body)?.[1];
       const sender = /\bsender=(\S+)/.exec(body)?.[1];
@@ -297,7 +298,7 @@ export function buildTurns(input: TurnInput): SessionTurns {
         if (outcome.exitCode === undefined && task.exitCode !== undefined) {
           outcome.exitCode = task.exitCode;
           outcome.status = task.exitCode === 0 ? 'ok' : 'failed';
-          outcome.line = `${outcome.line.replace(/ · running in the background$/, '')} · exit ${task.exitCode} (background)`;
+          outcome.line = `${outcome.line.replace(/ · running in the background$/, '')} · ${exitLabel(task.exitCode)} (background)`;
         }
       }
     }

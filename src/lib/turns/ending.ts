@@ -9,6 +9,7 @@
  * (how it ended, and why when it failed), an agent error, or the request itself.
  */
 import { callFailureMessage, failureLine } from './failures.ts';
+import { exitLabel } from './exit-codes.ts';
 import { leadSentence, shorten } from './prose-line.ts';
 import type { Turn, ToolCallView, TurnItem } from './types.ts';
 
@@ -58,10 +59,10 @@ function callClause(call: ToolCallView): string {
   const o = call.outcome;
   switch (o.status) {
     case 'failed': {
-      const exit = o.exitCode !== undefined ? `exit ${o.exitCode}` : '';
+      const exit = o.exitCode !== undefined ? exitLabel(o.exitCode) : '';
       const message = callFailureMessage(call);
       const reason = message ? failureLine(message, REASON_MAX) : '';
-      const said = reason && !/^exit code \d+/.test(reason) ? reason : '';
+      const said = reason && !/^exit code -?\d+/.test(reason) ? reason : '';
       return `failed${exit || said ? ': ' : ''}${[exit, said].filter(Boolean).join(' · ')}`;
     }
     case 'running':
@@ -71,7 +72,7 @@ function callClause(call: ToolCallView): string {
     case 'unknown':
       return o.resultNotLogged ? 'whose result this log does not keep (overview.txt records no tool results)' : 'with no result recorded';
     default: {
-      const detail = o.exitCode !== undefined ? `exit ${o.exitCode}` : o.added !== undefined ? `+${o.added ?? 0} −${o.removed ?? 0}` : o.hits !== undefined ? o.line.split(' · ').at(-1) : undefined;
+      const detail = o.exitCode !== undefined ? exitLabel(o.exitCode) : o.added !== undefined ? `+${o.added ?? 0} −${o.removed ?? 0}` : o.hits !== undefined ? o.line.split(' · ').at(-1) : undefined;
       return `which ended ok${detail ? ` (${detail})` : ''}`;
     }
   }

@@ -16,6 +16,7 @@
 import type { Step } from '../brain/types.ts';
 import type { Outcome, SessionTurns, ToolCallView } from './types.ts';
 import { readCommandText, splitTransport } from './transport.ts';
+import { exitMeaning } from './exit-codes.ts';
 
 /** Longest message kept (characters); the step page holds the whole output. */
 export const FAILURE_MESSAGE_MAX = 500;
@@ -325,5 +326,7 @@ export function callFailureMessage(call: Pick<ToolCallView, 'outcome'>): string 
   if (call.outcome.error) return call.outcome.error;
   const exit = call.outcome.exitCode;
   if (exit === undefined) return undefined;
-  return call.outcome.background ? `exit code ${exit} (in the background; its output is in its task log)` : `exit code ${exit}, no output`;
+  const meaning = exitMeaning(exit);
+  const code = `exit code ${exit}${meaning ? ` (${meaning})` : ''}`;
+  return call.outcome.background ? `${code} (in the background; its output is in its task log)` : `${code}, no output`;
 }

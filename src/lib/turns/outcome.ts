@@ -7,6 +7,7 @@ import { saneTime } from '../brain/dates.ts';
 import type { Outcome, OutcomeStatus, ToolKind } from './types.ts';
 import { decodeFilePath, readCommandText, readEditText, readViewText, splitTransport } from './transport.ts';
 import { failureLine, failureMessage, isErrorStep } from './failures.ts';
+import { exitLabel } from './exit-codes.ts';
 
 /** Longest `Outcome.line`. */
 export const OUTCOME_LINE_MAX = 160;
@@ -205,7 +206,7 @@ export function outcomeOf(call: ToolCall, result: Step | undefined, short: PathS
         if (error) o.error = error;
       }
       const tail =
-        exit !== undefined ? `exit ${exit}` : status === 'running' ? 'running in the background' : status === 'cancelled' ? 'cancelled' : status === 'failed' ? errorLine(o) : result ? 'ended' : 'no result';
+        exit !== undefined ? exitLabel(exit) : status === 'running' ? 'running in the background' : status === 'cancelled' ? 'cancelled' : status === 'failed' ? errorLine(o) : result ? 'ended' : 'no result';
       line = `${flat(command ?? call.name, 120)} · ${tail}`;
       break;
     }
