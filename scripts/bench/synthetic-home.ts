@@ -5,10 +5,17 @@
  * transcripts with native values, RUNNING-then-DONE rewrites, rewinds that reuse step numbers, compact and full
  * covering different stretches, step outputs, artifacts with versions, messages and task logs.
  *
- * Deterministic from the seed; written with synchronous appends of whole files, so 100k steps take seconds.
+ * The later half of the sessions (the home's stand-in for mid-2026 on, when Antigravity began to keep one) have a
+ * conversation database beside the brain (`<product>/conversations/<uuid>.db`, `synthetic-db.ts`); the earlier half
+ * have none, as older sessions do not.
+ *
+ * Deterministic from the seed; written with synchronous appends of whole files, so 100k steps take seconds. The
+ * databases draw from PRNGs of their own: a home written without them (`databases: false`) has the same transcripts.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { writeConversationDb } from '../lib/conversation-db-writer.ts';
+import { syntheticConversationDb } from './synthetic-db.ts';
 import { type CodeLang, Rng, TextGen } from './text.ts';
 
 /** Options for `writeSyntheticHome`. */
@@ -17,7 +24,12 @@ export interface SyntheticHomeOptions {
   steps: number;
   /** PRNG seed; the same seed writes the same bytes. Default 1. */
   seed?: number;
+  /** Write conversation databases for the later half of the sessions. Default true. */
+  databases?: boolean;
 }
+
+/** Share of the sessions, the latest, that have a conversation database. */
+const DATABASE_SHARE = 0.5;
 
 /** What one written session holds, so tests can check the reader against it. */
 export interface SyntheticSession {
@@ -42,6 +54,19 @@ export interface SyntheticSession {
   artifacts: number;
   messages: number;
   taskLogs: number;
+  /** Its conversation database, when it has one. */
+  database?: {
+    path: string;
+    /** `steps` rows and `gen_metadata` rows. */
+    steps: number;
+    calls: number;
+    /** Steps only the database holds: the reader shows `entries + dbOnlySteps` steps. */
+    dbOnlySteps: number;
+    /** Rows left in the `-wal`. */
+    wal: boolean;
+    /** Bytes of `.db`, `-wal` and `-shm`. */
+    bytes: number;
+  };
 }
 
 /** What the whole home holds. */
@@ -50,6 +75,8 @@ export interface SyntheticHome {
   steps: number;
   bytes: number;
   sessions: SyntheticSession[];
+  /** The conversation databases: how many, their bytes (with `-wal` and `-shm`, also counted in `bytes`). */
+  databases: { count: number; bytes: number };
 }
 
 type Stretch = 'same' | 'compact-only' | 'full-starts-later' | 'compact-starts-later' | 'none';
@@ -145,10 +172,11 @@ export function writeSyntheticHome(dir: string, options: SyntheticHomeOptions): 
   const productOrder = Object.keys(PRODUCTS) as (keyof typeof PRODUCTS)[];
   const sessions: SyntheticSession[] = [];
   let bytes = 0;
+  const withDatabase = (i: number) => options.databases !== false && i >= Math.floor(sizes.length * (1 - DATABASE_SHARE));
   sizes.forEach((size, i) => {
     // The first few sessions cover every product, the rest follow the real proportions.
     const product = i < productOrder.length ? (productOrder[i] as string) : rng.weighted(PRODUCTS);
-    const written = writeSession(dir, { steps: size, seed: rng.int(1, 2 ** 31), product, dayOffset: i });
+    const written = writeSession(dir, { steps: size, seed: rng.int(1, 2 ** 31), product, dayOffset: i, database: withDatabase(i) });
     sessions.push(written.session);
     bytes += written.bytes;
   });
@@ -158,7 +186,8 @@ export function writeSyntheticHome(dir: string, options: SyntheticHomeOptions): 
     sessions.push(written.session);
     bytes += written.bytes;
   }
-  return { dir, steps: total, bytes, sessions };
+  const dbs = sessions.flatMap((s) => (s.database ? [s.database] : []));
+  return { dir, steps: total, bytes, sessions, databases: { count: dbs.length, bytes: dbs.reduce((n, d) => n + d.bytes, 0) } };
 }
 
 /** Options for one session. */
@@ -168,6 +197,8 @@ export interface SyntheticSessionOptions {
   product?: string;
   /** Days after 2026-01-05 the session starts (keeps sessions in a plausible order). */
   dayOffset?: number;
+  /** Write its conversation database (a session with steps only). Default true: a new session has one. */
+  database?: boolean;
 }
 
 /** Write one session into the home at `home` (used for the warm rebuild's "one new session"). */
@@ -244,6 +275,10 @@ function writeSession(home: string, options: SyntheticSessionOptions): { session
     session.outputs = story.outputs.size;
     for (const [name, log] of story.taskLogs) write(`.system_generated/tasks/${name}.log`, log);
     session.taskLogs = story.taskLogs.size;
+    if (options.database !== false) {
+      session.database = writeDatabase(home, product, id, workspace, story, options.seed);
+      bytes += session.database.bytes;
+    }
   }
 
   // Messages: most sessions have a few, a few have many (the survey's largest had 1,179).
@@ -301,6 +336,16 @@ function writeSession(home: string, options: SyntheticSessionOptions): { session
   }
   if (rng.chance(0.2)) write(`scratch/${text.ident()}.py`, text.code('py', rng.int(10, 80)));
   return { session, bytes };
+}
+
+/** The session's conversation database from its story, with a PRNG of its own (the transcripts stay the same without it). */
+function writeDatabase(home: string, product: string, id: string, workspace: string, story: Story, seed: number): NonNullable<SyntheticSession['database']> {
+  const rows = syntheticConversationDb(story.records, (seed ^ 0x2b_d8_c0_1d) >>> 0 || 1, { id, workspace, taskLogs: story.taskLogs });
+  const file = path.join(home, product, 'conversations', `${id}.db`);
+  writeConversationDb(file, rows.steps, rows.calls, { conversationId: id, ...(rows.walFrom !== undefined ? { walFrom: rows.walFrom } : {}) });
+  let bytes = 0;
+  for (const suffix of ['', '-wal', '-shm']) bytes += statSync(`${file}${suffix}`, { throwIfNoEntry: false })?.size ?? 0;
+  return { path: file, steps: rows.steps.length, calls: rows.calls.length, dbOnlySteps: rows.dbOnlySteps, wal: rows.walFrom !== undefined, bytes };
 }
 
 /** A line index where a user turn starts, a third of the way in or later (for stretches that start late). */
@@ -636,5 +681,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const t0 = performance.now();
   const home = writeSyntheticHome(path.resolve(dir), { steps: Number(steps), seed: Number(seed) });
   const ms = performance.now() - t0;
-  console.log(`${home.sessions.length} sessions, ${home.steps} steps, ${(home.bytes / 2 ** 20).toFixed(1)} MiB in ${(ms / 1000).toFixed(1)} s → ${home.dir}`);
+  console.log(
+    `${home.sessions.length} sessions, ${home.steps} steps, ${(home.bytes / 2 ** 20).toFixed(1)} MiB (${home.databases.count} conversation databases, ` +
+      `${(home.databases.bytes / 2 ** 20).toFixed(1)} MiB) in ${(ms / 1000).toFixed(1)} s → ${home.dir}`,
+  );
 }

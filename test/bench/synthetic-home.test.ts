@@ -3,7 +3,7 @@
  * entry the generator meant, and the survey's awkward features (cut arguments, rewinds, RUNNING→DONE, outputs,
  * artifact versions, compact/full over different stretches) actually present.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -53,7 +53,55 @@ describe('writeSyntheticHome', () => {
     expect(bad).toEqual([]);
     const byId = new Map(sessions.map((s) => [s.id, s]));
     for (const written of home.sessions) {
-      expect({ id: written.id, steps: byId.get(written.id)?.steps.length }).toEqual({ id: written.id, steps: written.entries });
+      // The steps only a conversation database holds (a checkpoint, steps after the transcripts stop) come on top.
+      expect({ id: written.id, steps: byId.get(written.id)?.steps.length }).toEqual({ id: written.id, steps: written.entries + (written.database?.dbOnlySteps ?? 0) });
+    }
+  });
+
+  it('gives the later half of the sessions a conversation database that joins its transcripts with no conflict', () => {
+    const byId = new Map(sessions.map((s) => [s.id, s]));
+    const withSteps = home.sessions.filter((s) => s.entries > 0);
+    const firstWithDb = withSteps.findIndex((s) => s.database);
+    expect(firstWithDb).toBeGreaterThan(0);
+    expect(withSteps.slice(firstWithDb).every((s) => s.database)).toBe(true);
+    expect(home.databases.count).toBe(withSteps.length - firstWithDb);
+    for (const written of home.sessions) {
+      const read = byId.get(written.id)!;
+      if (!written.database) {
+        expect(read.conversation).toBeUndefined();
+        continue;
+      }
+      const db = read.conversation!;
+      expect({ id: written.id, rows: db.stepRows, calls: db.calls.length }).toEqual({ id: written.id, rows: written.database.steps, calls: written.database.calls });
+      expect(db.withWal).toBe(written.database.wal);
+      // Every call names its model; the ones that did not fail have tokens, the last holds the prompt's breakdown.
+      expect(db.calls.every((c) => c.modelName !== undefined)).toBe(true);
+      expect(db.calls.filter((c) => c.hasUsage).every((c) => c.input > 0 && c.output === c.thinking + c.visible && c.modelId)).toBe(true);
+      expect(db.prompt?.sections.map((s) => s.section)).toEqual(['System Prompt', 'Tools', 'Chat Messages']);
+      // Each transcript step of a type the database has a number for is joined to its row.
+      expect(read.steps.filter((s) => s.db && s.origin !== 'db').length).toBeGreaterThan(written.entries / 2);
+      expect(read.steps.filter((s) => s.origin === 'db')).toHaveLength(written.database.dbOnlySteps);
+      // No problem a real database would not give: only the notice naming the steps no transcript holds.
+      const dbProblems = read.problems.filter((p) => p.file.startsWith('conversations/'));
+      expect(dbProblems.filter((p) => !/in the conversation database and in no transcript/.test(p.message))).toEqual([]);
+    }
+    const dbs = home.sessions.flatMap((s) => (s.database ? [s.database] : []));
+    expect(dbs.some((d) => d.wal)).toBe(true);
+    expect(dbs.some((d) => d.dbOnlySteps > 1)).toBe(true);
+  });
+
+  it('writes the same transcripts without the databases', () => {
+    const again = mkdtempSync(path.join(os.tmpdir(), 'agy-synthetic-'));
+    try {
+      const bare = writeSyntheticHome(again, { steps: 1200, seed: 7, databases: false });
+      expect(bare.databases.count).toBe(0);
+      const last = home.sessions.findLast((s) => s.database)!;
+      const twin = bare.sessions.find((s) => s.id === last.id)!;
+      const rel = '.system_generated/logs/transcript.jsonl';
+      expect(readFileSync(path.join(twin.dir, rel), 'utf8')).toBe(readFileSync(path.join(last.dir, rel), 'utf8'));
+      expect(existsSync(path.join(again, last.product, 'conversations'))).toBe(false);
+    } finally {
+      rmSync(again, { recursive: true, force: true });
     }
   });
 

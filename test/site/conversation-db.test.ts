@@ -1,13 +1,14 @@
 /**
  * The conversation database through a whole build (issue 29): snapshot into the store, the loader, the pages.
  * The database's files keep every byte and mtime; its own steps have pages; the header, the step page, /stats/,
- * the export and /sessions.json say its tokens, exactly.
+ * the export and /sessions.json say its tokens, exactly. A rebuild with nothing changed reads no database.
  */
 import { existsSync, promises as fs, readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite, type BuildSiteResult } from '../helpers/build-site.ts';
+import { watchDbCopies, type DbCopyWatch } from '../../scripts/bench/db-copies.ts';
 import { SESSION, writeFixtureHome } from '../brain/conversation-db-fixture.ts';
 
 let tmp: string;
@@ -15,6 +16,11 @@ let outDir: string;
 let build: BuildSiteResult;
 let before: Record<string, string>;
 let dbPath: string;
+let home: string;
+/** The builds' TMPDIR, watched: each database read is a private copy in a folder of its own there (copy.ts). */
+let buildTmp: string;
+let copies: DbCopyWatch;
+let coldCopies: number;
 
 const states = (file: string) =>
   Object.fromEntries(
@@ -26,13 +32,17 @@ const text = (html: string) => html.replace(/<script[\s\S]*?<\/script>|<style[\s
 describe('a build with a conversation database', () => {
   beforeAll(async () => {
     tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'agy-db-site-'));
-    const home = path.join(tmp, 'home');
+    home = path.join(tmp, 'home');
     dbPath = writeFixtureHome(home).dbPath;
     before = states(dbPath);
     outDir = path.join(tmp, 'dist');
-    build = await buildSite({ env: { GEMINI_HOME: home, BRAIN_ROOTS: '' }, outDir });
+    buildTmp = path.join(tmp, 'build-tmp');
+    copies = await watchDbCopies(buildTmp);
+    build = await buildSite({ env: { GEMINI_HOME: home, BRAIN_ROOTS: '', TMPDIR: buildTmp }, outDir });
+    coldCopies = await copies.count();
   }, 900_000);
   afterAll(async () => {
+    copies?.close();
     if (tmp) await fs.rm(tmp, { recursive: true, force: true });
   });
 
@@ -75,4 +85,16 @@ describe('a build with a conversation database', () => {
     });
     expect(Object.keys(entry.usageByDay!)).toEqual(['2026-06-18', '2026-06-19', 'undated']);
   });
+
+  it('reads no database again in a rebuild with nothing changed (issue 29 point 7)', async () => {
+    // The cold build read it (the snapshot into the store, then the pages): the watch sees those copies.
+    expect(coldCopies).toBeGreaterThanOrEqual(1);
+    await copies.reset();
+    const again = await buildSite({ env: { GEMINI_HOME: home, BRAIN_ROOTS: '', TMPDIR: buildTmp }, outDir });
+    expect(again.code, again.output.slice(-3000)).toBe(0);
+    expect(again.output).toContain('incremental: nothing to do');
+    // Size and mtime of the .db and its -wal are the store's and the plan's fingerprint: unchanged, nothing is copied.
+    expect(await copies.count()).toBe(0);
+    expect(states(dbPath)).toEqual(before);
+  }, 300_000);
 });

@@ -18,6 +18,8 @@ import path from 'node:path';
 /** Largest `.db` or `-wal` copied (the largest real one is 3.7 MB; a conversation of 10k steps stays far under). */
 export const MAX_DB_BYTES = 512 * 1024 * 1024;
 const COPY_DEADLINE_MS = 30_000;
+/** Name prefix of each copy's folder under the temp folder: one folder per database read (the bench counts them). */
+export const COPY_FOLDER_PREFIX = 'agy-archive-db-';
 const COPY_ATTEMPTS = 3;
 
 export class CopyRefused extends Error {}
@@ -98,7 +100,7 @@ export async function copyConversationDb(dbPath: string): Promise<PrivateCopy | 
       break;
     }
   }
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'agy-archive-db-'));
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), COPY_FOLDER_PREFIX));
   const dispose = () => fs.rm(dir, { recursive: true, force: true });
   try {
     const copy = path.join(dir, 'conversation.db');
