@@ -13,12 +13,18 @@
  * Output size: the files and bytes the cold build wrote (bytes per step), then the precompress phase alone over the
  * warm site (`.gz` and `.br` copies, ARCHIVE_PRECOMPRESS=gzip,br) with its time, memory and the copies' bytes.
  *
+ * Conversation databases (issue 29 point 7): the later half of the home's sessions have one. The `db-read` phase reads
+ * them all once, alone, as the build does (`scripts/bench/conversation-dbs.ts`); each store phase and build runs with
+ * TMPDIR in the work folder, watched, so the results count the databases each one read (a read is a private copy in
+ * a folder of its own: the cold build reads each twice, the snapshot and the pages; the no-op build must read none).
+ *
  * Flags: --steps N, --seed S (1), --keep (keep the work folder), --skip-floor, --skip-search, --skip-precompress, --cpu-prof (profile
  * the cold build's Node processes, summary in the results), --query WORD (default `vitest`), --work DIR
  * (default bench-work/), --store-only (the store phases only; results in <work>/bench-store.json), --no-store (the
- * builds with ARCHIVE_STORE=none, reading the folders as before the store, to compare). The same ARCHIVE_MAX_OLD_SPACE_MB heap flag as `npm run build` is used for the floor.
+ * builds with ARCHIVE_STORE=none, reading the folders as before the store, to compare), --no-db (the same home
+ * without its conversation databases, same transcripts, to compare). The same ARCHIVE_MAX_OLD_SPACE_MB heap flag as `npm run build` is used for the floor.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,6 +35,8 @@ import { measure, siteSize, type Measurement, type SiteSize } from './bench/meas
 import { pageWeights } from './bench/page-weight.ts';
 import { timeFirstSearch, type SearchTiming } from './bench/search.ts';
 import { assertChromium } from './lib/chromium.ts';
+import { watchDbCopies } from './bench/db-copies.ts';
+import type { DbReadFigures } from './bench/conversation-dbs.ts';
 import { writeSyntheticHome, writeSyntheticSession } from './bench/synthetic-home.ts';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -46,6 +54,7 @@ const { values: flags } = parseArgs({
     work: { type: 'string', default: 'bench-work' },
     'store-only': { type: 'boolean', default: false },
     'no-store': { type: 'boolean', default: false },
+    'no-db': { type: 'boolean', default: false },
   },
 });
 
@@ -72,6 +81,9 @@ const out = path.join(work, 'out');
 const store = path.join(work, 'archive.sqlite');
 const floorDir = path.join(work, 'floor');
 const profDir = path.join(work, 'prof');
+/** TMPDIR of every store phase and build, watched: each conversation database read is a folder created there. */
+const buildTmp = path.join(work, 'tmp');
+const withDatabases = !flags['no-db'];
 rmSync(work, { recursive: true, force: true });
 mkdirSync(work, { recursive: true });
 
@@ -80,13 +92,30 @@ const load = () => os.loadavg().map((n) => n.toFixed(2)).join(' ');
 
 say(`writing a synthetic home of ${steps} steps → ${home}`);
 const t0 = performance.now();
-const written = writeSyntheticHome(home, { steps, seed: Number(flags.seed) });
+const written = writeSyntheticHome(home, { steps, seed: Number(flags.seed), databases: withDatabases });
 const homeS = (performance.now() - t0) / 1000;
-say(`${written.sessions.length} sessions, ${(written.bytes / 2 ** 20).toFixed(0)} MiB in ${homeS.toFixed(1)} s`);
+say(
+  `${written.sessions.length} sessions, ${(written.bytes / 2 ** 20).toFixed(0)} MiB in ${homeS.toFixed(1)} s; ` +
+    `${written.databases.count} conversation databases (${(written.databases.bytes / 2 ** 20).toFixed(1)} MiB)${withDatabases ? '' : ' (--no-db)'}`,
+);
+const dbCopies = await watchDbCopies(buildTmp);
+// Astro keeps Node's compile cache under the temp folder (astro.mjs: module.enableCompileCache()): the builds keep
+// using the one they used before TMPDIR moved here, which the floor build, run with the usual TMPDIR, warms first.
+const compileCache = path.join(os.tmpdir(), 'node-compile-cache');
+mkdirSync(compileCache, { recursive: true });
+symlinkSync(compileCache, path.join(buildTmp, 'node-compile-cache'));
+/** Conversation databases read per phase (store phases and builds), from the private copies made in `buildTmp`. */
+const dbReads: Record<string, number> = {};
+async function countDbReads<T>(label: string, run: () => Promise<T>): Promise<T> {
+  await dbCopies.reset();
+  const result = await run();
+  dbReads[label] = await dbCopies.count();
+  return result;
+}
 
 /** Env for our build: only our variables, nothing inherited that would change discovery. */
 function buildEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, GEMINI_HOME: home, ARCHIVE_OUT_DIR: out, ARCHIVE_CACHE_DIR: cache, ARCHIVE_STORE: flags['no-store'] ? 'none' : store, ARCHIVE_STORES: '', ...extra };
+  const env: NodeJS.ProcessEnv = { ...process.env, GEMINI_HOME: home, ARCHIVE_OUT_DIR: out, ARCHIVE_CACHE_DIR: cache, ARCHIVE_STORE: flags['no-store'] ? 'none' : store, ARCHIVE_STORES: '', TMPDIR: buildTmp, ...extra };
   delete env.BRAIN_ROOTS;
   delete env.ARCHIVE_BASE;
   return env;
@@ -166,13 +195,32 @@ function reportedSnapshotS(log: string): number | null {
   return m ? Number(m[1]) : null;
 }
 
+// What reading the conversation databases costs alone: one pass over all of them, as the build reads each.
+let dbRead: { m: Measurement; figures: DbReadFigures } | undefined;
+if (written.databases.count > 0) {
+  loads['db-read'] = load();
+  say(`db-read: every conversation database read once, alone (load ${loads['db-read']})`);
+  const m = await measure('db-read', process.execPath, [path.join(projectRoot, 'scripts/bench/conversation-dbs.ts'), home], {
+    cwd: projectRoot,
+    env: { ...process.env, TMPDIR: buildTmp },
+    logFile: path.join(work, 'db-read.log'),
+  });
+  failIfBad(m);
+  const figures = JSON.parse(readFileSync(m.log, 'utf8').trim().split('\n').pop() ?? '{}') as DbReadFigures;
+  dbRead = { m, figures };
+  record(m, { figures });
+  say(`db-read: ${figures.databases} databases, ${figures.steps} steps and ${figures.calls} model calls in ${(figures.read_ms / 1000).toFixed(2)} s (process ${m.wallS} s)`);
+}
+
 const storeBench = path.join(work, 'store-bench.sqlite');
 const archiveRun = (label: string) =>
-  measure(label, process.execPath, [path.join(projectRoot, 'scripts/archive.ts')], {
-    cwd: projectRoot,
-    env: { ...buildEnv(), ARCHIVE_STORE: storeBench },
-    logFile: path.join(work, `${label}.log`),
-  });
+  countDbReads(label, () =>
+    measure(label, process.execPath, [path.join(projectRoot, 'scripts/archive.ts')], {
+      cwd: projectRoot,
+      env: { ...buildEnv(), ARCHIVE_STORE: storeBench },
+      logFile: path.join(work, `${label}.log`),
+    }),
+  );
 const storeBytes = (): number => [storeBench, `${storeBench}-wal`].reduce((n, f) => n + (existsSync(f) ? statSync(f).size : 0), 0);
 loads['snapshot-empty'] = load();
 say(`store: snapshot of the whole home into an empty store (load ${loads['snapshot-empty']})`);
@@ -182,11 +230,12 @@ record(snapEmpty, { reported_s: reportedSnapshotS(snapEmpty.log), store_bytes: s
 const snapUnchanged = await archiveRun('snapshot-unchanged');
 failIfBad(snapUnchanged);
 record(snapUnchanged, { reported_s: reportedSnapshotS(snapUnchanged.log) });
-const extra = writeSyntheticSession(home, { steps: 300, seed: Number(flags.seed) + 2_000_003, product: 'antigravity', dayOffset: 5001 });
+const extra = writeSyntheticSession(home, { steps: 300, seed: Number(flags.seed) + 2_000_003, product: 'antigravity', dayOffset: 5001, database: withDatabases });
 const snapNew = await archiveRun('snapshot-new-session');
 failIfBad(snapNew);
 record(snapNew, { reported_s: reportedSnapshotS(snapNew.log), session_steps: extra.entries });
 rmSync(extra.dir, { recursive: true, force: true });
+for (const suffix of ['', '-wal', '-shm']) if (extra.database) rmSync(`${extra.database.path}${suffix}`, { force: true });
 const storeResult = {
   home_bytes: written.bytes,
   store_bytes: storeBytes(),
@@ -198,10 +247,11 @@ const storeResult = {
 say(
   `store: empty ${snapEmpty.wallS} s (${storeResult.snapshot_empty.reported_s} s in the run), unchanged ${snapUnchanged.wallS} s ` +
     `(${storeResult.snapshot_unchanged.reported_s} s), new session ${snapNew.wallS} s (${storeResult.snapshot_new_session.reported_s} s); ` +
-    `store ${(storeResult.store_bytes / 2 ** 20).toFixed(1)} MiB for a ${(written.bytes / 2 ** 20).toFixed(1)} MiB home (${storeResult.store_to_home} ×)`,
+    `store ${(storeResult.store_bytes / 2 ** 20).toFixed(1)} MiB for a ${(written.bytes / 2 ** 20).toFixed(1)} MiB home (${storeResult.store_to_home} ×); ` +
+    `conversation databases read: ${dbReads['snapshot-empty']} (empty), ${dbReads['snapshot-unchanged']} (unchanged), ${dbReads['snapshot-new-session']} (new session)`,
 );
 if (flags['store-only']) {
-  writeFileSync(path.join(work, 'bench-store.json'), `${JSON.stringify({ steps, date: new Date().toISOString(), node: process.version, loads, store: storeResult }, null, 2)}\n`);
+  writeFileSync(path.join(work, 'bench-store.json'), `${JSON.stringify({ steps, date: new Date().toISOString(), node: process.version, loads, store: storeResult, databases: { home: written.databases, read: dbRead?.figures ?? null, reads_per_phase: dbReads } }, null, 2)}\n`);
   console.log(`\nwrote ${path.join(work, 'bench-store.json')}`);
   if (!flags.keep) rmSync(home, { recursive: true, force: true });
   process.exit(0);
@@ -230,11 +280,13 @@ say(`cold build (load ${loads.cold})`);
 const profEnv = (dir: string) =>
   flags['cpu-prof'] ? buildEnv({ NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --cpu-prof --cpu-prof-dir=${dir}`.trim() }) : buildEnv();
 const coldEnv = profEnv(path.join(profDir, 'cold'));
-const cold = await measure('cold', process.execPath, [path.join(projectRoot, 'scripts/build.ts')], {
-  cwd: projectRoot,
-  env: coldEnv,
-  logFile: path.join(work, 'cold.log'),
-});
+const cold = await countDbReads('cold', () =>
+  measure('cold', process.execPath, [path.join(projectRoot, 'scripts/build.ts')], {
+    cwd: projectRoot,
+    env: coldEnv,
+    logFile: path.join(work, 'cold.log'),
+  }),
+);
 record(cold);
 failIfBad(cold);
 const coldFacts = siteFacts(out, cold.log);
@@ -249,14 +301,16 @@ const ourSearch = await search(out, flags.query);
 // The daily rebuild: a session started 7 hours after the newest one (the home's sessions are 7 hours apart), so in
 // the same month and most often the same week, as a new conversation is. (Until 4725996 it started ~4 years later,
 // which now measures the monthly case instead: the weeks of the month before join their quarter's search shards.)
-const added = writeSyntheticSession(home, { steps: 300, seed: Number(flags.seed) + 1_000_003, product: 'antigravity', dayOffset: written.sessions.length });
+const added = writeSyntheticSession(home, { steps: 300, seed: Number(flags.seed) + 1_000_003, product: 'antigravity', dayOffset: written.sessions.length, database: withDatabases });
 loads.warm = load();
 say(`warm rebuild after adding session ${added.id} (${added.entries} steps) (load ${loads.warm})`);
-const warm = await measure('warm', process.execPath, [path.join(projectRoot, 'scripts/build.ts')], {
-  cwd: projectRoot,
-  env: profEnv(path.join(profDir, 'warm')),
-  logFile: path.join(work, 'warm.log'),
-});
+const warm = await countDbReads('warm', () =>
+  measure('warm', process.execPath, [path.join(projectRoot, 'scripts/build.ts')], {
+    cwd: projectRoot,
+    env: profEnv(path.join(profDir, 'warm')),
+    logFile: path.join(work, 'warm.log'),
+  }),
+);
 record(warm);
 failIfBad(warm);
 const warmFacts = siteFacts(out, warm.log);
@@ -265,11 +319,13 @@ say(`warm: ${warm.wallS} s, tree peak ${warm.peakTreeRssMib} MiB, ${warmFacts.pa
 // Nothing changed since the warm run: the build must say so and leave the out dir as it is.
 loads.noop = load();
 const buildIdBefore = readFileSync(path.join(out, '.agy-archive-build'), 'utf8');
-const noop = await measure('noop', process.execPath, [path.join(projectRoot, 'scripts/build.ts')], {
-  cwd: projectRoot,
-  env: profEnv(path.join(profDir, 'noop')),
-  logFile: path.join(work, 'noop.log'),
-});
+const noop = await countDbReads('noop', () =>
+  measure('noop', process.execPath, [path.join(projectRoot, 'scripts/build.ts')], {
+    cwd: projectRoot,
+    env: profEnv(path.join(profDir, 'noop')),
+    logFile: path.join(work, 'noop.log'),
+  }),
+);
 record(noop);
 failIfBad(noop);
 if (!readFileSync(noop.log, 'utf8').includes('nothing to do') || readFileSync(path.join(out, '.agy-archive-build'), 'utf8') !== buildIdBefore) {
@@ -277,6 +333,9 @@ if (!readFileSync(noop.log, 'utf8').includes('nothing to do') || readFileSync(pa
   process.exit(1);
 }
 say(`noop: ${noop.wallS} s`);
+say(`conversation databases read: cold ${dbReads.cold}, warm ${dbReads.warm}, noop ${dbReads.noop}`);
+if (dbReads.noop !== 0) console.error(`[bench] the build with nothing changed read ${dbReads.noop} conversation databases; it must read none (issue 29 point 7).`);
+dbCopies.close();
 /** The precompress phase alone over the warm site, as a process of its own; undefined with --skip-precompress. */
 let precompress: { m: Measurement; size: SiteSize } | undefined;
 if (!flags['skip-precompress']) {
@@ -332,6 +391,11 @@ const results = {
   precompress_s: precompress?.m.wallS ?? null,
   precompress_gz_bytes: precompress?.size.copies.gz.bytes ?? null,
   precompress_br_bytes: precompress?.size.copies.br.bytes ?? null,
+  databases: written.databases.count,
+  database_bytes: written.databases.bytes,
+  db_read_s: dbRead ? Math.round(dbRead.figures.read_ms / 10) / 100 : null,
+  cold_db_reads: dbReads.cold,
+  noop_db_reads: dbReads.noop,
   detail: {
     date: new Date().toISOString(),
     machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, mem_gib: Math.round(os.totalmem() / 2 ** 30), platform: `${os.platform()} ${os.release()}` },
@@ -352,6 +416,13 @@ const results = {
       : null,
     cpu_profile: profile ?? null,
     store: storeResult,
+    databases: {
+      home: written.databases,
+      with_wal: written.sessions.filter((s) => s.database?.wal).length,
+      db_only_steps: written.sessions.reduce((n, s) => n + (s.database?.dbOnlySteps ?? 0), 0),
+      read: dbRead ? { ...dbRead.figures, process: phase(dbRead.m) } : null,
+      reads_per_phase: dbReads,
+    },
   },
 };
 const json = `${JSON.stringify(results, null, 2)}\n`;
@@ -369,6 +440,11 @@ console.log(row('cold', cold, results.cold_ratio));
 console.log(row('warm', warm, results.warm_ratio));
 console.log(`page weight: largest session page ${weights.largestSessionPage ? `${weights.largestSessionPage.bytes} B (${weights.largestSessionPage.page})` : '—'}; largest page under a session ${weights.largestPageUnderSession ? `${weights.largestPageUnderSession.bytes} B (${weights.largestPageUnderSession.page})` : '—'}; ${weights.pagesOverCap} pages over 1.5 MB; largest conversation page ${weights.largestConversationPage ? `${weights.largestConversationPage.bytes} B (${weights.largestConversationPage.page})` : '—'}, ${weights.conversationPagesOverTarget} over 600 KB`);
 console.log(row('noop', noop, ratio(noop.wallS, floor?.wallS)));
+console.log(
+  `conversation databases: ${written.databases.count} (${(written.databases.bytes / 2 ** 20).toFixed(1)} MiB)${flags['no-db'] ? ' (--no-db)' : ''}; ` +
+    `${dbRead ? `reading them all once, alone: ${results.db_read_s} s (${dbRead.figures.steps} steps, ${dbRead.figures.calls} model calls); ` : ''}` +
+    `read by the cold build ${dbReads.cold} times, the warm ${dbReads.warm}, the noop ${dbReads.noop}`,
+);
 console.log(`output: ${coldSize.files} files, ${(coldSize.bytes / 2 ** 20).toFixed(1)} MiB (${results.output_bytes_per_step} bytes per step)${precompress ? `; precompress ${precompress.m.wallS} s → gz ${(precompress.size.copies.gz.bytes / 2 ** 20).toFixed(1)} MiB (${precompress.size.copies.gz.files} files), br ${(precompress.size.copies.br.bytes / 2 ** 20).toFixed(1)} MiB` : ''}`);
 console.log(
   `search_ms (first results, fresh Chromium): ${

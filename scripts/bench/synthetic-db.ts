@@ -53,7 +53,7 @@ const MODELS = {
   // The transcripts' user inputs say "changed the setting `Model Selection` … to Gemini 3.8 Flash (Medium)" now and then.
   switched: { name: 'Gemini 3.8 Flash (Medium)', id: 'gemini-3-flash-c' },
 };
-const MODEL_SWITCH = 'to Gemini 3.8 Flash (Medium)';
+const MODEL_SWITCH = 'from Gemini 3.1 Pro (High) to Gemini 3.8 Flash (Medium)';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -67,7 +67,9 @@ export function syntheticConversationDb(records: readonly TranscriptStep[], seed
 
   const steps: WrittenStep[] = [];
   const calls: WrittenCall[] = [];
-  let model = rng.chance(0.7) ? MODELS.flash : MODELS.pro;
+  // A session whose requests say the model was switched "from Gemini 3.1 Pro (High)" starts on that one.
+  const switches = records.some((r) => r.type === 'USER_INPUT' && r.content?.includes(MODEL_SWITCH));
+  let model = rng.chance(0.7) && !switches ? MODELS.flash : MODELS.pro;
   let run = 0;
   let context = rng.int(14_000, 20_000); // system prompt and tools, before the first message (real call 0: 18,937)
   let lastInput = 0;
