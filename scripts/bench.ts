@@ -24,7 +24,7 @@
  * builds with ARCHIVE_STORE=none, reading the folders as before the store, to compare), --no-db (the same home
  * without its conversation databases, same transcripts, to compare). The same ARCHIVE_MAX_OLD_SPACE_MB heap flag as `npm run build` is used for the floor.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -99,11 +99,6 @@ say(
     `${written.databases.count} conversation databases (${(written.databases.bytes / 2 ** 20).toFixed(1)} MiB)${withDatabases ? '' : ' (--no-db)'}`,
 );
 const dbCopies = await watchDbCopies(buildTmp);
-// Astro keeps Node's compile cache under the temp folder (astro.mjs: module.enableCompileCache()): the builds keep
-// using the one they used before TMPDIR moved here, which the floor build, run with the usual TMPDIR, warms first.
-const compileCache = path.join(os.tmpdir(), 'node-compile-cache');
-mkdirSync(compileCache, { recursive: true });
-symlinkSync(compileCache, path.join(buildTmp, 'node-compile-cache'));
 /** Conversation databases read per phase (store phases and builds), from the private copies made in `buildTmp`. */
 const dbReads: Record<string, number> = {};
 async function countDbReads<T>(label: string, run: () => Promise<T>): Promise<T> {

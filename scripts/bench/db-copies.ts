@@ -5,7 +5,8 @@
  * database it reads. The folders are removed at once; the watch (inotify) still sees each one created.
  */
 import { watch, type FSWatcher } from 'node:fs';
-import { mkdir, rmdir } from 'node:fs/promises';
+import { mkdir, rmdir, symlink } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { COPY_FOLDER_PREFIX } from '../../src/lib/brain/conversation-db/copy.ts';
 
@@ -19,6 +20,13 @@ export interface DbCopyWatch {
 
 export async function watchDbCopies(tmpDir: string): Promise<DbCopyWatch> {
   await mkdir(tmpDir, { recursive: true });
+  // Astro keeps Node's compile cache under the temp folder (astro.mjs: module.enableCompileCache()): builds given
+  // this TMPDIR keep using the one they use with the usual TMPDIR, so moving it does not make them slower.
+  const compileCache = path.join(os.tmpdir(), 'node-compile-cache');
+  await mkdir(compileCache, { recursive: true });
+  await symlink(compileCache, path.join(tmpDir, 'node-compile-cache')).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EEXIST') throw error;
+  });
   const seen = new Set<string>();
   const waiting = new Map<string, () => void>();
   const watcher: FSWatcher = watch(tmpDir, (_event, name) => {

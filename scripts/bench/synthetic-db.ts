@@ -15,20 +15,8 @@
  */
 import { STEP_TYPES } from '../../src/lib/brain/conversation-db/fields.ts';
 import type { Fields, WrittenCall, WrittenStep } from '../lib/conversation-db-writer.ts';
+import type { StepRecord as TranscriptStep } from './synthetic-home.ts';
 import { Rng, TextGen } from './text.ts';
-
-/** A transcript step as the synthetic home writes it (native values). */
-export interface TranscriptStep {
-  step_index: number;
-  source: string;
-  type: string;
-  status: string;
-  created_at: string;
-  content?: string;
-  thinking?: string;
-  tool_calls?: Array<{ name: string; args: Record<string, unknown> }>;
-  error?: string;
-}
 
 /** What to write, and what it adds to the session. */
 export interface SyntheticDb {

@@ -87,7 +87,7 @@ interface ToolCallRecord {
 }
 
 /** One step record as the agent would write it, with native values (the full transcript's view). */
-interface StepRecord {
+export interface StepRecord {
   step_index: number;
   source: string;
   type: string;
