@@ -35,6 +35,10 @@ describe('writeSyntheticHome', () => {
       expect(twin?.id).toBe(first?.id);
       const rel = '.system_generated/logs/transcript.jsonl';
       expect(readFileSync(path.join(twin!.dir, rel), 'utf8')).toBe(readFileSync(path.join(first!.dir, rel), 'utf8'));
+      // The databases too (a -wal differs only by the random salt SQLite gives each log, so the .db files are compared).
+      const withDb = home.sessions.filter((s) => s.database).map((s) => s.database!.path);
+      expect(withDb.length).toBeGreaterThan(0);
+      for (const file of withDb) expect(readFileSync(file.replace(dir, again)).equals(readFileSync(file)), file).toBe(true);
     } finally {
       rmSync(again, { recursive: true, force: true });
     }
