@@ -6,7 +6,8 @@
  *   snapshot  what is new on disk into the archive store, which the inputs then read (`snapshot.ts`)
  *   inputs    which sessions to read; the demo never replaces a real archive (`inputs.ts`)
  *   plan      which sessions' pages to reuse from the live site, and how many render processes (`plan.ts`);
- *             when nothing changed, the build ends here ("nothing to do") and the out dir is left as it is
+ *             when nothing changed, the build ends here ("nothing to do") and the out dir is left as it is;
+ *             else the whole out dir is proved the tool's (`out-dir.ts`) before anything is written beside it
  *   render    `astro build` per render part, into `<outDir>.staging` and `<outDir>.part-<n>` (`render.ts`), while
  *             the reused folders are linked from the live site (`renderWhileLinking`)
  *   gather    the parts' session folders into the staging folder (`gather.ts`)
@@ -38,7 +39,7 @@ import { gatherParts } from '../src/lib/build/gather.ts';
 import { readBuildInputs } from '../src/lib/build/inputs.ts';
 import { joinPhase } from '../src/lib/build/join.ts';
 import { lockBuild } from '../src/lib/build/lock.ts';
-import { checkBuildFolders, checkOutDir } from '../src/lib/build/out-dir.ts';
+import { checkBuildFolders, checkOutDir, checkOutDirWhole } from '../src/lib/build/out-dir.ts';
 import { checkSettings } from '../src/lib/build/settings.ts';
 import { planPhase, renderWhileLinking } from '../src/lib/build/plan.ts';
 import { precompressPhase, precompressSetting } from '../src/lib/build/precompress.ts';
@@ -80,13 +81,24 @@ try {
 
 const lock = await lockBuild(ctx.folders.lock, ctx.cacheDir, { outDir: ctx.outDir, cacheDir: ctx.cacheDir });
 let exitCode = 0;
+/** Whether this build got as far as writing beside the out dir (so has build folders to clear at its end). */
+let writes = false;
+/**
+ * Before the first write beside the out dir: the whole out dir is proved the tool's (`checkOutDirWhole`; its top
+ * was checked above), and what earlier builds left beside it (killed ones) is cleared.
+ */
+const beforeWriting = async (): Promise<void> => {
+  checkOutDirWhole({ outDir: ctx.outDir, live: ctx.folders.live, given: ctx.outDirSetting, env: ctx.env });
+  writes = true;
+  await clearBuildFolders(ctx.folders, siteRecordDir(ctx.env));
+};
 try {
   const recovered = recoverInterruptedSwap(ctx.folders);
   if (recovered) console.log(recovered);
-  await clearBuildFolders(ctx.folders, siteRecordDir(ctx.env));
 
   if (joinedParts) {
     // A joined build: the parts stand for inputs and plan; one render process writes the few pages over them.
+    await beforeWriting();
     await renderParts(ctx, 1, { searchAfter: false });
     await precompressPhase(ctx, precompress);
     await publishSite(ctx, { plan: undefined, renderParts: 1 }, false);
@@ -94,7 +106,7 @@ try {
     await snapshotArchive(ctx);
     const inputs = await readBuildInputs(ctx);
     // The reused sessions' folders are linked while Astro renders (`linkFirst: false`).
-    let planned = await planPhase(ctx, inputs, { linkFirst: false });
+    let planned = await planPhase(ctx, inputs, { linkFirst: false }, beforeWriting);
     // Nothing changed since the build serving the out dir: it stays as it is (no staging, no Astro, no Pagefind).
     if (!planned.nothingToDo) {
       planned = await renderWhileLinking(ctx, inputs, planned);
@@ -108,7 +120,8 @@ try {
 } catch (error) {
   exitCode = stopped(error);
 } finally {
-  await clearBuildFolders(ctx.folders, siteRecordDir(ctx.env));
+  // The old site a publish moved aside is left to its remover (`swapIn`); one a killed build left, to the next build.
+  if (writes) await clearBuildFolders(ctx.folders, siteRecordDir(ctx.env), { oldSites: false });
   lock.release();
 }
 process.exit(exitCode);

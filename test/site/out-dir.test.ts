@@ -5,14 +5,14 @@
  * code 0), a file was replaced by the site, and `ARCHIVE_OUT_DIR=~` made a folder named `~` in the project.
  */
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { discoveryOptionsFromEnv } from '../../src/lib/brain/index.ts';
 import { siteFolders } from '../../src/lib/build/folders.ts';
 import { buildStoresFromEnv, storePathFromEnv } from '../../src/lib/store/location.ts';
-import { checkBuildFolders, checkOutDir, expandHome } from '../../src/lib/build/out-dir.ts';
+import { checkBuildFolders, checkOutDir, checkOutDirWhole, expandHome } from '../../src/lib/build/out-dir.ts';
 import { recordPublishedSite, siteRecordDir } from '../../src/lib/build/site-record.ts';
 import { BuildStop } from '../../src/lib/build/stop.ts';
 import { projectRoot } from '../helpers/build-site.ts';
@@ -168,6 +168,32 @@ describe('a mark proves nothing alone (the third robustness probe, issue 27)', (
     expect(r.code, r.out).toBe(2);
     expect(r.out).toMatch(/build \S+ did not write CNAME\)/);
     expect(readFileSync(path.join(site, 'CNAME'), 'utf8')).toBe('archive.example.org\n');
+    rmSync(path.join(site, 'CNAME'));
+  }, 600_000);
+
+  it('a file added deep inside: a build with nothing to do leaves it; one with work refuses before writing anything', async () => {
+    const session = readdirSync(path.join(site, 'sessions'))[0]!;
+    const notes = path.join(site, 'sessions', session, 'notes.txt');
+    writeFileSync(notes, 'mine\n');
+    const before = contents(site);
+    // Nothing changed: the build reads only the mark and the top of the out dir, and writes nothing.
+    const idle = await build({ GEMINI_HOME: home, ARCHIVE_OUT_DIR: site });
+    expect(idle.code, idle.out).toBe(0);
+    expect(idle.out).toContain('nothing to do');
+    expect(contents(site)).toEqual(before);
+    // A session changed: the whole proof finds the file before the build writes beside the out dir.
+    const transcript = path.join(home, 'antigravity', 'brain', 'aaaaaaaa-0000-4000-8000-000000000001', '.system_generated', 'logs', 'transcript_full.jsonl');
+    appendFileSync(transcript, `${JSON.stringify({ step_index: 1, source: 'MODEL', type: 'PLANNER_RESPONSE', content: 'hello' })}\n`);
+    const r = await build({ GEMINI_HOME: home, ARCHIVE_OUT_DIR: site });
+    expect(r.code, r.out).toBe(2);
+    expect(r.out).toContain(`did not write sessions/${session}/notes.txt)`);
+    expect(r.out).not.toContain('nothing to do');
+    expect(contents(site)).toEqual(before);
+    expect(readdirSync(work).filter((n) => n.startsWith('probe-site.') && n !== 'probe-site.lock')).toEqual([]);
+    rmSync(notes);
+    const rebuilt = await build({ GEMINI_HOME: home, ARCHIVE_OUT_DIR: site });
+    expect(rebuilt.code, rebuilt.out).toBe(0);
+    expect(rebuilt.out).not.toContain('nothing to do');
   }, 600_000);
 });
 
@@ -184,9 +210,11 @@ describe('checkOutDir', () => {
   // comes first (a clone at ~/agy-archive once made the parent "the home folder", not "holds the project folder").
   const project = path.join(work, 'projects', 'agy-archive');
   mkdirSync(project, { recursive: true });
-  const check = (outDir: string, given = outDir): string | undefined => {
+  /** Both checks a build with work to do makes: `checkOutDir` before the lock, `checkOutDirWhole` before writing. */
+  const check = (outDir: string, given = outDir, whole = true): string | undefined => {
     try {
       checkOutDir({ outDir, live: siteFolders(outDir).live, given, projectRoot: project, cacheDir, env });
+      if (whole) checkOutDirWhole({ outDir, live: siteFolders(outDir).live, given, env });
       return undefined;
     } catch (error) {
       expect(error).toBeInstanceOf(BuildStop);
@@ -230,6 +258,8 @@ describe('checkOutDir', () => {
     rmSync(path.join(site, 'CNAME'));
     writeFileSync(path.join(site, 'sessions', 'notes.txt'), 'mine\n');
     expect(check(site)).toContain('build b1 did not write sessions/notes.txt');
+    // Before the lock, only the top is read (a build with nothing to do writes nothing); the whole proof finds it.
+    expect(check(site, site, false)).toBeUndefined();
     expect(readFileSync(path.join(site, 'sessions', 'notes.txt'), 'utf8')).toBe('mine\n');
     rmSync(path.join(site, 'sessions', 'notes.txt'));
     expect(check(site)).toBeUndefined();

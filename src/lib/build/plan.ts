@@ -37,19 +37,29 @@ export interface PlannedBuild {
 
 /**
  * Decide which sessions' pages to reuse and how many processes render the rest; on any error, plan a full build
- * (correctness first). Puts the plan's file into the render processes' environment.
+ * (correctness first). Puts the plan's file into the render processes' environment. With nothing to do it returns
+ * before `beforeWriting` (by default the clearing of old build folders; the build adds the out dir's whole proof):
+ * a build that writes nothing reads nothing of the out dir but its mark and top.
  */
-export async function planPhase(ctx: BuildContext, inputs: ArchiveInputs, options?: PlanOptions): Promise<PlannedBuild> {
+export async function planPhase(
+  ctx: BuildContext,
+  inputs: ArchiveInputs,
+  options?: PlanOptions,
+  beforeWriting: () => Promise<void> = () => clearBuildFolders(ctx.folders, siteRecordDir(ctx.env)),
+): Promise<PlannedBuild> {
   const started = Date.now();
+  let keyed;
+  let discovery = '';
+  let keysFailed: unknown;
   try {
-    const keyed = await sessionReuseKeys(inputs, await siteFingerprint(ctx.projectRoot), {
+    keyed = await sessionReuseKeys(inputs, await siteFingerprint(ctx.projectRoot), {
       base: ctx.env.ARCHIVE_BASE ?? '',
       redactionEnabled: inputs.redactionEnabled,
       isDemo: inputs.isDemo,
       roots: inputs.discovery.roots.map((r) => r.path).sort(),
       precompress: [...precompressSetting(ctx.env)],
     }, ctx.cacheDir);
-    const discovery = discoveryDigest(inputs);
+    discovery = discoveryDigest(inputs);
     if (whySomethingToDo(ctx.cacheDir, ctx.folders.live, { ...keyed, discovery }) === undefined) {
       console.log(
         `incremental: nothing to do: ${Object.keys(keyed.keys).length} sessions, the code and the settings unchanged since ` +
@@ -57,6 +67,13 @@ export async function planPhase(ctx: BuildContext, inputs: ArchiveInputs, option
       );
       return { plan: undefined, renderParts: 0, nothingToDo: true };
     }
+  } catch (error) {
+    keysFailed = error;
+  }
+  // Work to do: the out dir's whole proof and the clearing of old build folders come first (a refusal stops here).
+  await beforeWriting();
+  try {
+    if (keysFailed || !keyed) throw keysFailed;
     const { plan, planFile, linked } = await planBuild(ctx.cacheDir, ctx.folders, { ...keyed, discovery }, (toRender) => {
       const count = renderProcessCount(toRender.reduce((sum, id) => sum + (keyed.bytes[id] ?? 0), 0), toRender.length, ctx.env);
       return count > 1 ? assignRenderParts(toRender, keyed.bytes, count) : undefined;
@@ -97,7 +114,6 @@ export async function renderWhileLinking(ctx: BuildContext, inputs: ArchiveInput
     `incremental: ${notAsPublished.length} reused session folders are not as published (e.g. ${notAsPublished[0]}); ` +
       'planning again and rendering them',
   );
-  await clearBuildFolders(ctx.folders, siteRecordDir(ctx.env));
   const again = await planPhase(ctx, inputs, { distrust: notAsPublished, linkFirst: true });
   await renderParts(ctx, again.renderParts);
   return again;
