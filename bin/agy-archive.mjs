@@ -17,7 +17,7 @@ const COMMANDS = {
   build: { script: 'scripts/build.ts', about: 'build the site from every session (or the demo) into --out DIR' },
   archive: { script: 'scripts/archive.ts', about: 'snapshot every live session into the archive store (--watch, --forget, --export)' },
   sessions: { script: 'scripts/sessions.ts', about: 'list the sessions the build will see (a prefix for one; --json)' },
-  host: { script: 'scripts/host.ts', about: 'serve the built site with nginx or Caddy (--server, --port, --auth)' },
+  host: { script: 'scripts/host.ts', about: 'serve the built site with nginx or Caddy (--server, --port, --auth, --sso)' },
   preview: { script: 'node_modules/astro/bin/astro.mjs', about: 'serve the built site on http://localhost:4321/ (search needs http)' },
 };
 

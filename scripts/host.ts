@@ -1,8 +1,8 @@
 /**
- * `npm run host -- --server nginx|caddy [--port 8080] [--address 127.0.0.1] [--auth FILE] [--out DIR]`: serve the
- * built site with a real web server, in the foreground, from the configuration files in `hosting/` (the ones the
- * README shows and a user copies): precompressed copies, security headers, caching, the site's own 404 page, and
- * with `--auth` an htpasswd login on every path. Ctrl-C stops it. The server's pid and temp files live in a temp
+ * `npm run host -- --server nginx|caddy [--port 8080] [--address 127.0.0.1] [--auth FILE | --sso URL] [--out DIR]`:
+ * serve the built site with a real web server, in the foreground, from the configuration files in `hosting/` (the
+ * ones the README shows and a user copies): precompressed copies, security headers, caching, the site's own 404 page,
+ * and with `--auth` an htpasswd login on every path, or with `--sso` the company's login service asked first. Ctrl-C stops it. The server's pid and temp files live in a temp
  * folder removed on exit; nothing is written into the site.
  *
  * Env: ARCHIVE_OUT_DIR (the site; default dist/ in the project), ARCHIVE_BASE (must be the base the site was built
@@ -24,8 +24,10 @@ import {
   listenAddress,
   nginxMainConfig,
   nginxSiteConfig,
+  nginxSsoConfig,
   readHtpasswd,
   siteBase,
+  ssoServiceUrl,
   type HostSettings,
   type ServerName,
 } from '../src/lib/host/server-config.ts';
@@ -40,6 +42,8 @@ Serve the built site with a real web server, in the foreground (Ctrl-C stops it)
   --port N              port to listen on (default 8080)
   --address ADDR        address to listen on (default 127.0.0.1: this machine only)
   --auth FILE           an htpasswd file of bcrypt hashes (htpasswd -B -c FILE <user>): every path asks a login
+  --sso URL             single sign-on: every path is first asked of the login service at URL (oauth2-proxy's
+                        endpoints, e.g. http://127.0.0.1:4180; hosting/nginx-sso.conf, hosting/caddy-sso.caddy)
   --out DIR             the built site (default ARCHIVE_OUT_DIR, else dist/)
   --help                this text
 
@@ -85,6 +89,7 @@ try {
       port: { type: 'string', default: '8080' },
       address: { type: 'string', default: '127.0.0.1' },
       auth: { type: 'string' },
+      sso: { type: 'string' },
       out: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -115,6 +120,8 @@ if (givenBase && givenBase.replace(/\/?$/, '/') !== builtBase) {
   stop(`ARCHIVE_BASE is ${givenBase}, but the site in ${siteDir} was built for ${builtBase}.`, `build again with ARCHIVE_BASE=${givenBase}, or serve it at ${builtBase} (unset ARCHIVE_BASE).`);
 }
 
+if (args.auth !== undefined && args.sso !== undefined) stop('--auth and --sso both put a login in front: give one of them.');
+
 let htpasswd: string | undefined;
 if (args.auth) {
   htpasswd = path.resolve(expandHome(args.auth));
@@ -126,6 +133,15 @@ if (args.auth) {
   }
   try {
     readHtpasswd(text, htpasswd);
+  } catch (error) {
+    stop((error as Error).message);
+  }
+}
+
+let ssoService: string | undefined;
+if (args.sso !== undefined) {
+  try {
+    ssoService = ssoServiceUrl(args.sso);
   } catch (error) {
     stop((error as Error).message);
   }
@@ -146,6 +162,10 @@ if (server === 'nginx') {
   if (!mimeTypes) stop('nginx\'s mime.types was not found (looked in /etc/nginx/).', 'install nginx from your distribution.');
   const brotliModule = firstExisting(BROTLI_MODULES);
   if (!brotliModule) console.error('agy-archive host: the brotli_static module is not installed; nginx sends the gzip copies only (apt-get install libnginx-mod-http-brotli-static).');
+  if (ssoService) {
+    settings.sso = path.join(runDir, 'agy-archive-sso.conf');
+    writeFileSync(settings.sso, nginxSsoConfig(readFileSync(path.join(hostingDir, 'nginx-sso.conf'), 'utf8'), ssoService));
+  }
   const siteConfig = path.join(runDir, 'agy-archive.conf');
   writeFileSync(siteConfig, nginxSiteConfig(readFileSync(path.join(hostingDir, 'nginx.conf'), 'utf8'), settings, { brotli: Boolean(brotliModule) }));
   const mainConfig = path.join(runDir, 'nginx.conf');
@@ -159,12 +179,17 @@ if (server === 'nginx') {
   command = [program, '-p', runDir, '-c', mainConfig, '-e', 'stderr'];
 } else {
   const loginDir = path.join(runDir, 'login');
+  let login = path.join(loginDir, '*.caddy');
+  if (ssoService) {
+    settings.sso = ssoService;
+    login = path.join(hostingDir, 'caddy-sso.caddy');
+  }
   if (htpasswd) {
     writeFileSync(path.join(runDir, 'login.caddy'), caddyLogin(readHtpasswd(readFileSync(htpasswd, 'utf8'), htpasswd)), { mode: 0o600 });
   }
   env = {
     ...process.env,
-    ...caddyEnv(settings, htpasswd ? path.join(runDir, 'login.caddy') : path.join(loginDir, '*.caddy')),
+    ...caddyEnv(settings, htpasswd ? path.join(runDir, 'login.caddy') : login),
     // Caddy keeps an autosaved configuration and its data in the user's folders: here, in the run folder.
     XDG_CONFIG_HOME: path.join(runDir, 'config'),
     XDG_DATA_HOME: path.join(runDir, 'data'),
@@ -197,12 +222,12 @@ while (!(await accepts(settings.address, port))) {
   await new Promise((r) => setTimeout(r, 100));
 }
 if (child.exitCode === null && !stopping) {
-  if (!htpasswd && !['127.0.0.1', '::1', 'localhost'].includes(settings.address)) {
+  if (!htpasswd && !ssoService && !['127.0.0.1', '::1', 'localhost'].includes(settings.address)) {
     console.error(`agy-archive host: !!! ${settings.address} without --auth: anyone who reaches this machine reads every session of the archive. Put a login in front (README, "A login in front").`);
   }
   const shown = settings.address === '0.0.0.0' || settings.address === '::' ? 'localhost' : settings.address;
   console.log(
     `agy-archive host: ${server} serves ${siteDir} at http://${listenAddress(shown, port)}${builtBase}` +
-      `${htpasswd ? ` (login: ${htpasswd})` : ''}. Ctrl-C stops it.`,
+      `${htpasswd ? ` (login: ${htpasswd})` : ''}${ssoService ? ` (single sign-on: ${ssoService})` : ''}. Ctrl-C stops it.`,
   );
 }

@@ -7,13 +7,15 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../helpers/build-site.ts';
-import { caddyEnv, caddyLogin, nginxMainConfig, nginxSiteConfig, readHtpasswd, siteBase } from '../../src/lib/host/server-config.ts';
+import { caddyEnv, caddyLogin, nginxMainConfig, nginxSiteConfig, nginxSsoConfig, readHtpasswd, siteBase, ssoServiceUrl } from '../../src/lib/host/server-config.ts';
 import { EXPORT_CSP, PAGE_CSP, REFERRER_POLICY, X_FRAME_OPTIONS, headerPolicy } from '../../src/lib/site-policy.ts';
 
 const read = (rel: string) => readFileSync(path.join(projectRoot, rel), 'utf8');
 const readme = read('README.md');
 const nginx = read('hosting/nginx.conf');
 const caddy = read('hosting/Caddyfile');
+const nginxSso = read('hosting/nginx-sso.conf');
+const caddySso = read('hosting/caddy-sso.caddy');
 
 /** Every fenced block of the README, by its language. */
 function fencedBlocks(markdown: string, lang: string): string[] {
@@ -27,6 +29,8 @@ describe('hosting/', () => {
   it('is what the README shows, byte for byte', () => {
     expect(fencedBlocks(readme, 'nginx')).toContain(nginx);
     expect(fencedBlocks(readme, 'caddy')).toContain(caddy);
+    expect(fencedBlocks(readme, 'nginx')).toContain(nginxSso);
+    expect(fencedBlocks(readme, 'caddy')).toContain(caddySso);
   });
 
   it('sends the policies the pages carry, with the frame policy, in both servers', () => {
@@ -54,6 +58,32 @@ describe('hosting/', () => {
     // Every other line is the shipped file's own.
     const changed = (a: string, b: string) => a.split('\n').filter((line, i) => line !== b.split('\n')[i]).length;
     expect(changed(nginx, plain)).toBe(4);
+  });
+
+  it('single sign-on: npm run host fills in the service address only, and nginx includes the file only when asked', () => {
+    const sso = nginxSsoConfig(nginxSso, 'http://10.0.0.5:9091');
+    expect(sso).toContain('proxy_pass http://10.0.0.5:9091/oauth2/auth;');
+    expect(sso).toContain('proxy_pass http://10.0.0.5:9091;');
+    expect(sso).not.toContain('4180');
+    const changed = (a: string, b: string) => a.split('\n').filter((line, i) => line !== b.split('\n')[i]).length;
+    expect(changed(nginxSso, sso)).toBe(2);
+    expect(nginxSiteConfig(nginx, settings, { brotli: true })).toContain('#include /etc/nginx/agy-archive-sso.conf;');
+    const included = nginxSiteConfig(nginx, { ...settings, sso: '/run/my sso.conf' }, { brotli: true });
+    expect(included).toContain('\n    include "/run/my sso.conf";');
+    // Caddy reads the address from its environment, as the file says.
+    expect(caddyEnv({ ...settings, sso: 'http://10.0.0.5:9091' }, '/x.caddy').AGY_ARCHIVE_SSO).toBe('http://10.0.0.5:9091');
+    expect(caddyEnv(settings, '/x.caddy')).not.toHaveProperty('AGY_ARCHIVE_SSO');
+    expect(caddySso).toContain('{$AGY_ARCHIVE_SSO:http://127.0.0.1:4180}');
+  });
+
+  it("single sign-on: --sso takes a service's address, nothing more", () => {
+    expect(ssoServiceUrl('http://127.0.0.1:4180')).toBe('http://127.0.0.1:4180');
+    expect(ssoServiceUrl('https://login.internal:8443/')).toBe('https://login.internal:8443');
+    expect(ssoServiceUrl('http://[::1]:4180')).toBe('http://[::1]:4180');
+    for (const bad of ['http://127.0.0.1:4180/oauth2/auth', 'http://127.0.0.1:4180/?a=1', 'http://u:p@127.0.0.1:4180', 'file:///etc/passwd']) {
+      expect(() => ssoServiceUrl(bad), bad).toThrow(/only http\(s\):\/\/host:port is taken/);
+    }
+    expect(() => ssoServiceUrl('127.0.0.1:4180x')).toThrow(/not a URL/);
   });
 
   it('nginx: a shipped file whose EDIT line is gone is refused by name, not served half filled in', () => {

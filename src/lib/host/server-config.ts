@@ -21,6 +21,11 @@ export interface HostSettings {
   port: number;
   /** An htpasswd file (bcrypt entries) that every path asks a login of; none when absent. */
   htpasswd?: string;
+  /**
+   * Single sign-on: the filled-in `hosting/nginx-sso.conf` nginx includes (its path), or for Caddy the login
+   * service's address (`http://127.0.0.1:4180`) `hosting/caddy-sso.caddy` reads; none when absent.
+   */
+  sso?: string;
 }
 
 /** `host:port` with an IPv6 address in brackets. */
@@ -60,9 +65,39 @@ export function nginxSiteConfig(template: string, settings: HostSettings, option
     edits.push(['#auth_basic "agy-archive";', 'auth_basic "agy-archive";']);
     edits.push(['#auth_basic_user_file /etc/nginx/agy-archive.htpasswd;', `auth_basic_user_file ${nginxString(settings.htpasswd)};`]);
   }
+  if (settings.sso) edits.push(['#include /etc/nginx/agy-archive-sso.conf;', `include ${nginxString(settings.sso)};`]);
   // Without the module nginx refuses the directive; the gzip copies are still sent.
   if (!options.brotli) edits.push(['brotli_static on;', '# brotli_static on;']);
   return fillIn(template, edits, 'hosting/nginx.conf');
+}
+
+/**
+ * The login service's address for `--sso`: an `http(s)://host:port` URL and nothing more (the files add the paths),
+ * returned without a last slash; an error saying what is wrong otherwise.
+ */
+export function ssoServiceUrl(given: string): string {
+  let url: URL;
+  try {
+    url = new URL(given);
+  } catch {
+    throw new Error(`--sso ${given}: not a URL. Hint: the login service's address, e.g. --sso http://127.0.0.1:4180`);
+  }
+  if (!['http:', 'https:'].includes(url.protocol) || url.username || url.password || url.pathname !== '/' || url.search || url.hash) {
+    throw new Error(`--sso ${given}: only http(s)://host:port is taken (the paths are in hosting/). Hint: --sso http://127.0.0.1:4180`);
+  }
+  return url.origin;
+}
+
+/** The shipped `hosting/nginx-sso.conf` with the login service's address (`ssoServiceUrl`) in its lines marked "EDIT". */
+export function nginxSsoConfig(template: string, serviceUrl: string): string {
+  return fillIn(
+    template,
+    [
+      ['proxy_pass http://127.0.0.1:4180/oauth2/auth;', `proxy_pass ${serviceUrl}/oauth2/auth;`],
+      ['proxy_pass http://127.0.0.1:4180;', `proxy_pass ${serviceUrl};`],
+    ],
+    'hosting/nginx-sso.conf',
+  );
 }
 
 /**
@@ -105,6 +140,7 @@ export function nginxMainConfig(options: {
 /** The environment the shipped `hosting/Caddyfile` reads (`{$AGY_ARCHIVE_…}`) for `settings`. */
 export function caddyEnv(settings: HostSettings, loginGlob: string): Record<string, string> {
   return {
+    ...(settings.sso ? { AGY_ARCHIVE_SSO: settings.sso } : {}),
     // Any host name; where it listens is `bind`'s (a host in the site address only matches requests' Host).
     AGY_ARCHIVE_ADDRESS: `http://:${settings.port}`,
     AGY_ARCHIVE_BIND: settings.address.includes(':') ? `tcp6/[${settings.address}]` : `tcp4/${settings.address}`,
