@@ -118,7 +118,7 @@ for (const server of SERVERS) {
 
     it('sends a request without the session, on every kind of path, to sign in with the address it asked, and serves nothing of the archive', async () => {
       for (const { rel, file } of paths) {
-        for (const headers of [{}, { cookie: `${COOKIE}=someone-else` }]) {
+        for (const headers of [{}, { cookie: `${COOKIE}=someone-else` }] as Array<Record<string, string>>) {
           const answer = await request(url(rel), headers);
           expect(answer.status, rel).toBe(302);
           const location = new URL(answer.headers.location!, hosted.origin);
@@ -166,7 +166,7 @@ for (const server of SERVERS) {
     it('serves nothing while the login service is down, signed in or not (fails closed, never open)', async () => {
       await service.stop();
       for (const { rel, file } of paths) {
-        for (const headers of [signedIn, {}]) {
+        for (const headers of [signedIn, {}] as Array<Record<string, string>>) {
           const answer = await request(url(rel), headers);
           expect(answer.status, rel).toBeGreaterThanOrEqual(500);
           expect(holdsPartOf(answer.body, file!), rel).toBe(false);
