@@ -14,6 +14,12 @@ export { BROTLI_MODULES };
 import { projectRoot } from './build-site.ts';
 import { sharedBuild, type SharedBuild } from './shared-build.ts';
 
+/** The servers `npm run host` runs, with the Debian packages that hold them and the files that must exist. */
+export const HOST_SERVERS = [
+  { name: 'nginx', apt: 'nginx libnginx-mod-http-brotli-static', files: BROTLI_MODULES },
+  { name: 'caddy', apt: 'caddy', files: [] as readonly string[] },
+] as const;
+
 /** The base the hosted site is built under (every page must be served beneath it). */
 export const HOSTED_BASE = '/tools/agy-archive/';
 

@@ -22,6 +22,9 @@ function fencedBlocks(markdown: string, lang: string): string[] {
   return [...markdown.matchAll(new RegExp(`^\`\`\`${lang}\\n([\\s\\S]*?)^\`\`\`$`, 'gm'))].map((m) => m[1]!);
 }
 
+/** How many lines of `b` differ from the same line of `a`. */
+const changed = (a: string, b: string) => a.split('\n').filter((line, i) => line !== b.split('\n')[i]).length;
+
 const BCRYPT = '$2y$05$abcdefghijklmnopqrstuu5S3jQ3Ty0N5rUcyvW0J0QiC7fJeZ4pa';
 const settings = { siteDir: '/srv/my archive/dist', base: '/tools/agy-archive/', address: '127.0.0.1', port: 9123 };
 
@@ -56,7 +59,6 @@ describe('hosting/', () => {
     expect(login).toContain('auth_basic_user_file "/etc/a \\"b\\".htpasswd";');
     expect(login).toContain('# brotli_static on;');
     // Every other line is the shipped file's own.
-    const changed = (a: string, b: string) => a.split('\n').filter((line, i) => line !== b.split('\n')[i]).length;
     expect(changed(nginx, plain)).toBe(4);
   });
 
@@ -65,7 +67,6 @@ describe('hosting/', () => {
     expect(sso).toContain('proxy_pass http://10.0.0.5:9091/oauth2/auth;');
     expect(sso).toContain('proxy_pass http://10.0.0.5:9091;');
     expect(sso).not.toContain('4180');
-    const changed = (a: string, b: string) => a.split('\n').filter((line, i) => line !== b.split('\n')[i]).length;
     expect(changed(nginxSso, sso)).toBe(2);
     expect(nginxSiteConfig(nginx, settings, { brotli: true })).toContain('#include /etc/nginx/agy-archive-sso.conf;');
     const included = nginxSiteConfig(nginx, { ...settings, sso: '/run/my sso.conf' }, { brotli: true });

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasChromium, launchBrowser } from '../helpers/browser.ts';
 import {
-  BROTLI_MODULES,
+  HOST_SERVERS,
   HOSTED_BASE,
   KOREAN_SESSION,
   KOREAN_WORD,
@@ -28,10 +28,7 @@ import { RESULT_LINK, expectProductFilterNarrows, resultCount } from '../helpers
 import type { SharedBuild } from '../helpers/shared-build.ts';
 import { headerPolicy } from '../../src/lib/site-policy.ts';
 
-const SERVERS = [
-  { name: 'nginx', apt: 'nginx libnginx-mod-http-brotli-static', files: BROTLI_MODULES },
-  { name: 'caddy', apt: 'caddy', files: [] },
-] as const;
+const SERVERS = HOST_SERVERS;
 
 /** Every file of the site, as paths relative to it (no dot files, no precompressed copies). */
 function siteFiles(dir: string, rel = ''): string[] {

@@ -12,13 +12,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BROTLI_MODULES, HOSTED_BASE, freePort, hostedBuild, installed, request, serverAvailable, startHost, type Hosted } from '../helpers/hosting.ts';
+import { HOST_SERVERS, HOSTED_BASE, freePort, hostedBuild, installed, request, serverAvailable, startHost, type Hosted } from '../helpers/hosting.ts';
 import type { SharedBuild } from '../helpers/shared-build.ts';
 
-const SERVERS = [
-  { name: 'nginx', apt: 'nginx libnginx-mod-http-brotli-static', files: BROTLI_MODULES },
-  { name: 'caddy', apt: 'caddy', files: [] },
-] as const;
+const SERVERS = HOST_SERVERS;
 
 const COOKIE = '_oauth2_proxy';
 const SESSION = 'signed-in-as-alice';
