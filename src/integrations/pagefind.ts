@@ -22,7 +22,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import path from 'node:path';
 import type { AstroIntegration, AstroIntegrationLogger } from 'astro';
 import * as pagefindApi from 'pagefind';
-import { INCREMENTAL_VERSION, currentPlan, restoreReused, sessionFoldersIn } from '../lib/archive/incremental.ts';
+import { INCREMENTAL_VERSION, SEARCH_STEP_ENV, currentPlan, restoreReused, sessionFoldersIn } from '../lib/archive/incremental.ts';
 import { indexedPages, shardFolder } from '../lib/search/shards.ts';
 import { prefetchFiles, prefetchWanted } from '../lib/search/prefetch.ts';
 import { joinFolders } from '../lib/join/current.ts';
@@ -255,8 +255,7 @@ function laneCount(): number {
   return Math.max(1, Math.min(2, os.availableParallelism()));
 }
 
-/** Set to `after-parts` by `scripts/build.ts` for the render processes of a split build: it runs `buildSearch` itself. */
-export const SEARCH_STEP_ENV = 'ARCHIVE_SEARCH_STEP';
+export { SEARCH_STEP_ENV };
 
 /** Restore reused sessions, then build every shard; returns a line for the log. */
 export async function buildSearch(outDir: string, cacheRoot: string, logger: Pick<AstroIntegrationLogger, 'info'>): Promise<string> {

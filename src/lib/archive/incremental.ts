@@ -41,12 +41,19 @@ import { READER_VERSION } from '../brain/index.ts';
 import { makeScratchFolder } from '../build/folders.ts';
 import type { SessionRef } from '../brain/types.ts';
 import type { TreeInput } from '../family/tree.ts';
-import { REDACTOR_VERSION } from '../redact/index.ts';
+import { REDACTOR_VERSION } from '../redact/settings.ts';
 import type { ArchiveInputs } from './inputs.ts';
-import { contentFingerprint, mapBounded } from './pipeline.ts';
+import { contentFingerprint, mapBounded } from './fingerprint.ts';
 
 /** Bump when the plan, manifest or shard layout changes, or a session folder gains pages (incremental-3: its search documents): every cached page and shard is then rebuilt. */
 export const INCREMENTAL_VERSION = 'incremental-3';
+
+/**
+ * Set to `after-parts` by `scripts/build.ts` for the render processes of a split build: it runs the search step
+ * itself (`buildSearch` in `integrations/pagefind.ts`). Here, not there, so the build does not load Pagefind to
+ * name it.
+ */
+export const SEARCH_STEP_ENV = 'ARCHIVE_SEARCH_STEP';
 
 /** The environment variable naming the plan file `scripts/build.ts` writes for the Astro process. */
 export const PLAN_ENV = 'ARCHIVE_REUSE_PLAN';

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { discoverSessions, discoveryOptionsFromEnv, whyNoBrainFolder } from '../brain/index.ts';
 import { searchedRoot } from '../brain/discover.ts';
 import type { Discovery, SessionRef } from '../brain/types.ts';
-import { redactionEnabledFromEnv } from '../redact/index.ts';
+import { redactionEnabledFromEnv } from '../redact/settings.ts';
 import { buildStoresFromEnv, storePathFromEnv } from '../store/location.ts';
 import { listStoredSessions, type StoredSessionInfo } from '../store/read.ts';
 

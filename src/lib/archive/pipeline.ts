@@ -4,13 +4,15 @@
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import pLimit from 'p-limit';
 import type { Session, SessionRef } from '../brain/types.ts';
 import { redactSession } from '../redact/index.ts';
 import type { ArchiveLog } from './inputs.ts';
 import type { SessionRows } from './schemas.ts';
 import { readSessionOrPlaceholder, unbuiltSession } from './unreadable.ts';
 import { summariseSession } from './summarise.ts';
+
+// Here since the build's plan phase imports them without the reading above (`fingerprint.ts`).
+export { contentFingerprint, mapBounded, sessionFingerprint } from './fingerprint.ts';
 
 /** Sessions read at once: reading is I/O and JSON parsing; more than a few only raises peak memory. */
 export const READ_CONCURRENCY = 4;
@@ -54,57 +56,6 @@ async function sessionRows(
   });
 }
 
-/**
- * What changes when a session's content changes, for content digests: the store's version of a stored session, or
- * every file's size and mtime of a folder (`sessionFingerprint`).
- */
-export async function contentFingerprint(ref: SessionRef): Promise<string[]> {
-  const files = ref.stored ? [`stored\0${ref.stored.fingerprint}`] : ref.noFolder ? [] : await sessionFingerprint(ref.dir);
-  return ref.conversationDb ? [...files, ...(await conversationDbFingerprint(ref.conversationDb))] : files;
-}
-
-/** The conversation database and its WAL, by size and mtime (the `-shm` is an index: it changes nothing we show). */
-async function conversationDbFingerprint(dbPath: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const file of [dbPath, `${dbPath}-wal`]) {
-    const st = await fs.lstat(file).catch(() => undefined);
-    out.push(`${path.basename(file)}\t${st ? `${st.size}\t${Math.trunc(st.mtimeMs)}` : '-'}`);
-  }
-  return out;
-}
-
-/**
- * Every file under a session folder with its size and mtime, sorted: the part of a content digest that changes
- * when anything on disk changes. Symlinks are listed as links (never followed).
- */
-export async function sessionFingerprint(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  async function walk(rel: string): Promise<void> {
-    let entries: import('node:fs').Dirent[];
-    try {
-      entries = await fs.readdir(path.join(dir, rel), { withFileTypes: true });
-    } catch {
-      out.push(`${rel}/?`);
-      return;
-    }
-    for (const e of entries) {
-      const childRel = rel ? `${rel}/${e.name}` : e.name;
-      if (e.isDirectory()) {
-        await walk(childRel);
-        continue;
-      }
-      try {
-        const st = await fs.lstat(path.join(dir, childRel));
-        out.push(`${childRel}\t${st.size}\t${Math.trunc(st.mtimeMs)}`);
-      } catch {
-        out.push(`${childRel}\t?`);
-      }
-    }
-  }
-  await walk('');
-  return out.sort();
-}
-
 /** Progress on the console while reading: "read 120/480 sessions", about every 10% and at the end. */
 export function progressReporter(total: number, log: ArchiveLog): () => void {
   let done = 0;
@@ -113,12 +64,6 @@ export function progressReporter(total: number, log: ArchiveLog): () => void {
     done++;
     if (done % every === 0 || done === total) log.info(`read ${done}/${total} sessions`);
   };
-}
-
-/** Run `work` over `items` with at most `concurrency` at once; results in input order. */
-export async function mapBounded<T, R>(items: T[], concurrency: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const limit = pLimit(concurrency);
-  return Promise.all(items.map((item) => limit(() => work(item))));
 }
 
 /** Totals for the closing console line. */

@@ -15,7 +15,7 @@ import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expandHome } from '../home-path.ts';
-import { joinFolders } from '../join/current.ts';
+import { joinFolders } from '../join/env.ts';
 import { defaultStorePath, storePathFromEnv, buildStoresFromEnv } from '../store/location.ts';
 import { isOwnFolder, type SiteFolders } from './folders.ts';
 import { buildFoldersPresent } from './publish.ts';

@@ -3,15 +3,10 @@
  * absolute by `scripts/build.ts`). Read once per module graph (the loader's and the pages'), so every page and
  * every link sees the same parts.
  */
+import { joinFolders } from './env.ts';
 import { joinPartFolders, type JoinedSite } from './join.ts';
 
-/** The variable that makes a build a join of parts. */
-export const JOIN_ENV = 'ARCHIVE_JOIN';
-
-/** The part folders ARCHIVE_JOIN names, in order (empty: not a joined build). */
-export function joinFolders(env: NodeJS.ProcessEnv = process.env): string[] {
-  return (env[JOIN_ENV] ?? '').split(':').map((d) => d.trim()).filter(Boolean);
-}
+export { JOIN_ENV, joinFolders } from './env.ts';
 
 let joinedOnce: JoinedSite | null | undefined;
 

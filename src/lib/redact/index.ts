@@ -3,7 +3,6 @@
  * page, the search index or a copied file is scanned, and each secret is replaced by `[REDACTED:<kind>]`.
  * Pure: no Astro, no disk.
  */
-import { createRequire } from 'node:module';
 import type { Session } from '../brain/types.ts';
 import { applyHits, scanTexts } from './scan.ts';
 
@@ -22,18 +21,8 @@ export interface Redaction {
   count: number;
 }
 
-const presetVersion: string = createRequire(import.meta.url)(
-  '@secretlint/secretlint-rule-preset-recommend/package.json',
-).version;
-
-/** Changes whenever redaction output may change (our patterns, or the secretlint preset); goes into content digests. */
-export const REDACTOR_VERSION = `6+secretlint-preset-${presetVersion}`;
-
-/** Redaction is on unless `ARCHIVE_REDACT` is `off`, `0`, `false` or `no` (any case). */
-export function redactionEnabledFromEnv(env: Record<string, string | undefined> = process.env): boolean {
-  const value = env.ARCHIVE_REDACT?.trim().toLowerCase();
-  return !(value === 'off' || value === '0' || value === 'false' || value === 'no');
-}
+// Here since the build's plan phase reads them without loading secretlint (`settings.ts`).
+export { REDACTOR_VERSION, redactionEnabledFromEnv } from './settings.ts';
 
 /** Redacts one string; `kinds` lists each kind found once, in order of appearance. */
 export async function redactText(text: string): Promise<{ text: string; kinds: string[] }> {

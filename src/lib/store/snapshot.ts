@@ -516,20 +516,19 @@ export async function snapshotAll(
 
 /** What the store holds that the disk no longer does, in all. */
 export interface StoreTotals {
-  sessions: number;
   sessionsGone: number;
-  lines: number;
   linesGone: number;
   filesGone: number;
 }
 
-/** Counts over the whole store, for the closing line of a run. */
+/**
+ * Counts over the whole store, for the closing line of a run. Only what the line says: counting every transcript
+ * line (unsaid) read the whole index, 26 ms of a 20k-step store's run with nothing new, ~5x that at 100k steps.
+ */
 export function storeTotals(db: DatabaseSync): StoreTotals {
   const one = (sql: string): number => Number((db.prepare(sql).get() as { n: number }).n);
   return {
-    sessions: one('SELECT count(*) AS n FROM sessions'),
     sessionsGone: one('SELECT count(*) AS n FROM sessions WHERE gone_since IS NOT NULL'),
-    lines: one('SELECT count(*) AS n FROM transcript_lines'),
     linesGone: one('SELECT count(*) AS n FROM transcript_lines WHERE gone_since IS NOT NULL'),
     filesGone: one('SELECT count(*) AS n FROM files WHERE gone_since IS NOT NULL'),
   };
