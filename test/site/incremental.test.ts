@@ -141,29 +141,26 @@ describe('incremental builds', () => {
     });
   });
 
-  it('re-renders only a session whose file changed', async () => {
-    const transcript = path.join(home, 'antigravity', 'brain', TOUCHED, '.system_generated', 'logs', 'transcript.jsonl');
+  // One build for both (each build is an Astro start of seconds): a session whose file changed, and a subagent whose
+  // file changed, whose parent's page shows it.
+  it("re-renders only the sessions whose file changed, and a subagent's parent with it (the parent's page shows the child)", async () => {
+    const touched = path.join(home, 'antigravity', 'brain', TOUCHED, '.system_generated', 'logs', 'transcript.jsonl');
+    const child = path.join(home, 'antigravity', 'brain', WRITER, '.system_generated', 'logs', 'transcript_full.jsonl');
     const touchedBefore = inode(`/sessions/${TOUCHED}/`);
-    const future = new Date(Date.now() + 60_000);
-    utimesSync(transcript, future, future);
-    const result = await build();
-    expect(result.code, result.output.slice(-2000)).toBe(0);
-    expect(result.output).toContain('reused pages of 8 unchanged sessions, rendering 1');
-    expect(inode(`/sessions/${TOUCHED}/`)).not.toBe(touchedBefore);
-    expect(inode(`/sessions/${OLD}/steps/1/`)).toBe(before.old);
-  }, 120_000);
-
-  it("re-renders a subagent's parent with it (the parent's page shows the child), and only them", async () => {
-    const transcript = path.join(home, 'antigravity', 'brain', WRITER, '.system_generated', 'logs', 'transcript_full.jsonl');
+    const writerBefore = inode(`/sessions/${WRITER}/`);
     const parentBefore = inode(`/sessions/${PARENT}/`);
     const siblingBefore = inode(`/sessions/${CHECKER}/`);
-    const future = new Date(Date.now() + 120_000);
-    utimesSync(transcript, future, future);
+    const future = new Date(Date.now() + 60_000);
+    utimesSync(touched, future, future);
+    utimesSync(child, future, future);
     const result = await build();
     expect(result.code, result.output.slice(-2000)).toBe(0);
-    expect(result.output).toContain('reused pages of 7 unchanged sessions, rendering 2');
+    expect(result.output).toContain('reused pages of 6 unchanged sessions, rendering 3');
+    expect(inode(`/sessions/${TOUCHED}/`)).not.toBe(touchedBefore);
+    expect(inode(`/sessions/${WRITER}/`)).not.toBe(writerBefore);
     expect(inode(`/sessions/${PARENT}/`)).not.toBe(parentBefore);
     expect(inode(`/sessions/${CHECKER}/`)).toBe(siblingBefore);
+    expect(inode(`/sessions/${OLD}/steps/1/`)).toBe(before.old);
   }, 120_000);
 
   it('does nothing when nothing changed: no Astro, no Pagefind, the out dir as it was', async () => {
