@@ -2,6 +2,7 @@ import { readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { configDefaults, defineConfig } from 'vitest/config';
+import { slowFirst } from './test/helpers/slow-first.ts';
 
 /** Tests in test/site/ that build no site (the loader, the detail spill, an unbuilt session, Astro's temp files). */
 const SITE_TESTS_THAT_BUILD_NOTHING = ['loader.test.ts', 'detail.test.ts', 'unbuilt-session.test.ts', 'astro-temp-files.test.ts'];
@@ -22,6 +23,7 @@ export const SLOW_TESTS = [
   'test/conversation/reading-site.test.ts',
   'test/conversation/session-page.test.ts',
   'test/host/servers.test.ts',
+  'test/host/sso.test.ts',
   // npm pack, npm install -g, then the installed bin builds the demo.
   'test/host/package.test.ts',
   'test/safety/fifo-swap.test.ts',
@@ -50,6 +52,8 @@ export default defineConfig({
     // build a temporary one (test/helpers/build-site.ts).
     env: { ARCHIVE_STORE: 'none', ARCHIVE_STORES: '' },
     hookTimeout: 600_000,
+    // Slow files start first, so the run does not end on one worker finishing a build (test/helpers/slow-first.ts).
+    sequence: { sequencer: slowFirst(SLOW_TESTS) },
     // The run's own TMPDIR and HOME, the shared site builds (built lazily, once each), and the check that no test
     // left a temp folder behind.
     globalSetup: ['test/helpers/global-setup.ts'],
