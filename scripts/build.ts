@@ -7,7 +7,8 @@
  *   inputs    which sessions to read; the demo never replaces a real archive (`inputs.ts`)
  *   plan      which sessions' pages to reuse from the live site, and how many render processes (`plan.ts`);
  *             when nothing changed, the build ends here ("nothing to do") and the out dir is left as it is;
- *             else the whole out dir is proved the tool's (`out-dir.ts`) before anything is written beside it
+ *             else the whole out dir is proved the tool's (`out-dir.ts`) while Astro renders, before anything is
+ *             gathered or published
  *   render    `astro build` per render part, into `<outDir>.staging` and `<outDir>.part-<n>` (`render.ts`), while
  *             the reused folders are linked from the live site (`renderWhileLinking`)
  *   gather    the parts' session folders into the staging folder (`gather.ts`)
@@ -82,14 +83,19 @@ const lock = await lockBuild(ctx.folders.lock, ctx.cacheDir, { outDir: ctx.outDi
 let exitCode = 0;
 /** Whether this build got as far as writing beside the out dir (so has build folders to clear at its end). */
 let writes = false;
+/** The whole out dir proved the tool's (`checkOutDirWhole`; its top was checked above), once there is work to do. */
+let wholeProof: Promise<void> = Promise.resolve();
 /**
- * Before the first write beside the out dir: the whole out dir is proved the tool's (`checkOutDirWhole`; its top
- * was checked above), and what earlier builds left beside it (killed ones) is cleared.
+ * Before the first write beside the out dir: what earlier builds left beside it (killed ones) is cleared, and the
+ * whole proof starts; it reads the out dir while Astro renders into the staging folder, and is awaited before
+ * anything is gathered, indexed or published (a refusal then leaves the out dir as it was and clears the staging).
  */
 const beforeWriting = async (): Promise<void> => {
-  checkOutDirWhole({ outDir: ctx.outDir, live: ctx.folders.live, given: ctx.outDirSetting, env: ctx.env });
   writes = true;
   await clearBuildFolders(ctx.folders, siteRecordDir(ctx.env));
+  wholeProof = checkOutDirWhole({ outDir: ctx.outDir, live: ctx.folders.live, given: ctx.outDirSetting, env: ctx.env });
+  // Awaited below; until then a refusal must not end the process as an unhandled rejection.
+  wholeProof.catch(() => undefined);
 };
 try {
   const recovered = recoverInterruptedSwap(ctx.folders);
@@ -99,6 +105,7 @@ try {
     // A joined build: the parts stand for inputs and plan; one render process writes the few pages over them.
     await beforeWriting();
     await renderParts(ctx, 1, { searchAfter: false });
+    await wholeProof;
     await precompressPhase(ctx, precompress);
     await publishSite(ctx, { plan: undefined, renderParts: 1 }, false);
   } else {
@@ -109,6 +116,7 @@ try {
     // Nothing changed since the build serving the out dir: it stays as it is (no staging, no Astro, no Pagefind).
     if (!planned.nothingToDo) {
       planned = await renderWhileLinking(ctx, inputs, planned);
+      await wholeProof;
       gatherParts(ctx, planned.renderParts);
       // Loaded only here: Pagefind and the search integration are ~0.9 s of CPU to load, which a build with
       // nothing to do never needs.

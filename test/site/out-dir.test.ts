@@ -171,7 +171,7 @@ describe('a mark proves nothing alone (the third robustness probe, issue 27)', (
     rmSync(path.join(site, 'CNAME'));
   }, 600_000);
 
-  it('a file added deep inside: a build with nothing to do leaves it; one with work refuses before writing anything', async () => {
+  it('a file added deep inside: a build with nothing to do leaves it; one with work refuses before publishing', async () => {
     const session = readdirSync(path.join(site, 'sessions'))[0]!;
     const notes = path.join(site, 'sessions', session, 'notes.txt');
     writeFileSync(notes, 'mine\n');
@@ -181,7 +181,8 @@ describe('a mark proves nothing alone (the third robustness probe, issue 27)', (
     expect(idle.code, idle.out).toBe(0);
     expect(idle.out).toContain('nothing to do');
     expect(contents(site)).toEqual(before);
-    // A session changed: the whole proof finds the file before the build writes beside the out dir.
+    // A session changed: the whole proof (read while Astro renders) finds the file before anything is published; the
+    // out dir is as it was and the staging folder is gone.
     const transcript = path.join(home, 'antigravity', 'brain', 'aaaaaaaa-0000-4000-8000-000000000001', '.system_generated', 'logs', 'transcript_full.jsonl');
     appendFileSync(transcript, `${JSON.stringify({ step_index: 1, source: 'MODEL', type: 'PLANNER_RESPONSE', content: 'hello' })}\n`);
     const r = await build({ GEMINI_HOME: home, ARCHIVE_OUT_DIR: site });
@@ -211,10 +212,10 @@ describe('checkOutDir', () => {
   const project = path.join(work, 'projects', 'agy-archive');
   mkdirSync(project, { recursive: true });
   /** Both checks a build with work to do makes: `checkOutDir` before the lock, `checkOutDirWhole` before writing. */
-  const check = (outDir: string, given = outDir, whole = true): string | undefined => {
+  const check = async (outDir: string, given = outDir, whole = true): Promise<string | undefined> => {
     try {
       checkOutDir({ outDir, live: siteFolders(outDir).live, given, projectRoot: project, cacheDir, env });
-      if (whole) checkOutDirWhole({ outDir, live: siteFolders(outDir).live, given, env });
+      if (whole) await checkOutDirWhole({ outDir, live: siteFolders(outDir).live, given, env });
       return undefined;
     } catch (error) {
       expect(error).toBeInstanceOf(BuildStop);
@@ -235,46 +236,46 @@ describe('checkOutDir', () => {
     [path.dirname(store), "is the archive store's folder"],
     [cacheDir, 'is the cache'],
     [path.join(path.dirname(store), 'sites'), 'is the record of the sites this tool built'],
-  ])('refuses %s by name (%s)', (outDir, why) => {
-    expect(check(outDir)).toContain(why);
+  ])('refuses %s by name (%s)', async (outDir, why) => {
+    expect(await check(outDir)).toContain(why);
   });
 
-  it('accepts an absent and an empty folder, and a site only as its build recorded it', () => {
-    expect(check(path.join(work, 'absent', 'dist'))).toBeUndefined();
+  it('accepts an absent and an empty folder, and a site only as its build recorded it', async () => {
+    expect(await check(path.join(work, 'absent', 'dist'))).toBeUndefined();
     const empty = path.join(work, 'empty-out');
     mkdirSync(empty);
-    expect(check(empty)).toBeUndefined();
+    expect(await check(empty)).toBeUndefined();
     const site = path.join(work, 'recorded-out');
     mkdirSync(path.join(site, 'sessions'), { recursive: true });
     writeFileSync(path.join(site, '.agy-archive-build'), '{"buildId":"b1","demo":false}\n');
     writeFileSync(path.join(site, 'index.html'), '<html></html>');
     // A mark alone proves nothing: no build with this cache recorded the folder.
-    expect(check(site)).toContain('mark names no build recorded for this folder');
+    expect(await check(site)).toContain('mark names no build recorded for this folder');
     recordPublishedSite(siteRecordDir(env), site);
-    expect(check(site)).toBeUndefined();
+    expect(await check(site)).toBeUndefined();
     // A file the build did not write, at the top or deep inside: refused, nothing removed.
     writeFileSync(path.join(site, 'CNAME'), 'example.org\n');
-    expect(check(site)).toContain('holds files that are not a site this tool built (.agy-archive-build, CNAME, index.html, … (4 entries); build b1 did not write CNAME)');
+    expect(await check(site)).toContain('holds files that are not a site this tool built (.agy-archive-build, CNAME, index.html, … (4 entries); build b1 did not write CNAME)');
     rmSync(path.join(site, 'CNAME'));
     writeFileSync(path.join(site, 'sessions', 'notes.txt'), 'mine\n');
-    expect(check(site)).toContain('build b1 did not write sessions/notes.txt');
+    expect(await check(site)).toContain('build b1 did not write sessions/notes.txt');
     // Before the lock, only the top is read (a build with nothing to do writes nothing); the whole proof finds it.
-    expect(check(site, site, false)).toBeUndefined();
+    expect(await check(site, site, false)).toBeUndefined();
     expect(readFileSync(path.join(site, 'sessions', 'notes.txt'), 'utf8')).toBe('mine\n');
     rmSync(path.join(site, 'sessions', 'notes.txt'));
-    expect(check(site)).toBeUndefined();
+    expect(await check(site)).toBeUndefined();
     // A mark naming another build, or a mark that is a symbolic link (to the real mark, even): refused.
     writeFileSync(path.join(site, '.agy-archive-build'), '{"buildId":"b2","demo":false}\n');
-    expect(check(site)).toContain('mark names no build recorded for this folder (the last was b1)');
+    expect(await check(site)).toContain('mark names no build recorded for this folder (the last was b1)');
     const realMark = path.join(work, 'real-mark');
     writeFileSync(realMark, '{"buildId":"b1","demo":false}\n');
     rmSync(path.join(site, '.agy-archive-build'));
     symlinkSync(realMark, path.join(site, '.agy-archive-build'));
-    expect(check(site)).toContain('its .agy-archive-build is a symbolic link');
+    expect(await check(site)).toContain('its .agy-archive-build is a symbolic link');
   });
 
-  it('refuses ~user, which it does not expand, and expands ~ and ~/x', () => {
-    expect(check(path.join(project, '~bob', 'site'), '~bob/site')).toContain("names another user's home folder");
+  it('refuses ~user, which it does not expand, and expands ~ and ~/x', async () => {
+    expect(await check(path.join(project, '~bob', 'site'), '~bob/site')).toContain("names another user's home folder");
     expect(expandHome('~', '/h')).toBe('/h');
     expect(expandHome('~/site', '/h')).toBe('/h/site');
     expect(expandHome('a~b', '/h')).toBe('a~b');

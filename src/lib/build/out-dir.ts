@@ -7,9 +7,9 @@
  * `site-record.ts`: a mark alone, beside files the build did not write, or a link, is refused); and whatever it holds,
  * a folder the build reads or keeps (the root, the home folder, the project, GEMINI_HOME, a brain root, the store's
  * folder, the cache, a joined part) or one holding such a folder is refused by name. Of a site, only the mark and the
- * folder's own entries are read then (`checkOutDir`); its whole tree once the build has work to do, before it writes
- * beside the out dir (`checkOutDirWhole`): reading the tree first made a rebuild with nothing to do take 7.76 s at
- * 100k steps instead of 0.85 s (BENCHMARKS.md, 5479117), for a build that writes nothing.
+ * folder's own entries are read then (`checkOutDir`); its whole tree once the build has work to do, while it renders
+ * into its staging folder and before it publishes (`checkOutDirWhole`): reading the tree first made a rebuild with
+ * nothing to do take 7.76 s at 100k steps instead of 0.85 s (BENCHMARKS.md, 5479117), for a build that writes nothing.
  */
 import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import os from 'node:os';
@@ -19,7 +19,7 @@ import { joinFolders } from '../join/env.ts';
 import { defaultStorePath, storePathFromEnv, buildStoresFromEnv } from '../store/location.ts';
 import { isOwnFolder, type SiteFolders } from './folders.ts';
 import { buildFoldersPresent } from './publish.ts';
-import { SITE_MARK_FILE, type SiteOwnership, siteOwnership, siteRecordDir, siteTopOwnership } from './site-record.ts';
+import { SITE_MARK_FILE, type SiteOwnership, siteOwnershipAsync, siteRecordDir, siteTopOwnership } from './site-record.ts';
 import { BuildStop } from './stop.ts';
 
 export { expandHome };
@@ -155,11 +155,13 @@ function refuseUnlessOwned(ownership: SiteOwnership, names: string[], refuse: Re
 }
 
 /**
- * The whole proof, made once a build knows it has work to do and before it writes beside the out dir or removes
- * anything (`planPhase`): every path in the out dir is one the recorded build wrote (`siteOwnership`), however deep.
- * `checkOutDir` checked the rest before the lock; a build with nothing to do writes nothing and stops before this.
+ * The whole proof, made once a build knows it has work to do, while it renders into its own staging folder, and
+ * awaited before it publishes or removes anything (`scripts/build.ts`): every path in the out dir is one the
+ * recorded build wrote (`siteOwnership`), however deep. Made before the render, it was ~1.9 s of a 20k-step rebuild
+ * with one new session on the critical path (load 13), ~5x that at 100k. `checkOutDir` checked the rest before the
+ * lock; a build with nothing to do writes nothing and stops before this.
  */
-export function checkOutDirWhole(options: { outDir: string; live: string; given: string | undefined; env: NodeJS.ProcessEnv }): void {
+export async function checkOutDirWhole(options: { outDir: string; live: string; given: string | undefined; env: NodeJS.ProcessEnv }): Promise<void> {
   const { outDir, live, given, env } = options;
   const refuse: Refuse = refusal(outDir, given);
   let names: string[];
@@ -170,7 +172,7 @@ export function checkOutDirWhole(options: { outDir: string; live: string; given:
     refuse(`cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
   }
   if (names.length === 0) return;
-  refuseUnlessOwned(siteOwnership(live, siteRecordDir(env)), names, refuse);
+  refuseUnlessOwned(await siteOwnershipAsync(live, siteRecordDir(env)), names, refuse);
 }
 
 /**

@@ -12,6 +12,7 @@
  */
 import { type Dirent, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { readSiteMark } from '../archive/incremental.ts';
 import { defaultStorePath } from '../store/location.ts';
@@ -81,6 +82,31 @@ function listSite(dir: string): string[] {
     }
   };
   walk('');
+  return lines.sort();
+}
+
+/**
+ * `listSite` one folder at a time on the thread pool: the build proves the out dir while Astro renders (110k folders
+ * at 100k steps), and a synchronous walk would stall the render process's output and the linking meanwhile.
+ */
+async function listSiteAsync(dir: string): Promise<string[]> {
+  const lines: string[] = [];
+  const walk = async (rel: string): Promise<void> => {
+    let entries;
+    try {
+      entries = await readdir(path.join(dir, rel), { withFileTypes: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return; // as in listSite
+      throw error;
+    }
+    for (const e of entries) {
+      const r = rel ? `${rel}/${e.name}` : e.name;
+      if (r === SITE_MARK_FILE) continue;
+      lines.push(entryLine(e, r));
+      if (e.isDirectory()) await walk(r);
+    }
+  };
+  await walk('');
   return lines.sort();
 }
 
@@ -189,25 +215,44 @@ function comparedWith(present: string[], written: Set<string>, build: RecordedBu
  * itself; the old site moved aside is checked against the out dir it came from) and nobody added to since: its mark
  * a plain file naming a build recorded for that out dir, and every path in it one that build wrote. This reads every
  * folder of the site (110k at 100k steps: ~7 s on this VM), so it is the proof made before anything is removed or
- * written beside the out dir; `siteTopOwnership` is the check made before a build knows whether it has work to do.
+ * published or removed (`siteOwnershipAsync` while the build renders); `siteTopOwnership` is the check made before a
+ * build knows whether it has work to do.
  */
 export function siteOwnership(dir: string, recordDir: string, live: string = dir): SiteOwnership {
-  const recorded = recordedBuildOf(dir, recordDir, live);
+  const recorded = writtenBy(dir, recordDir, live);
   if ('why' in recorded) return { owned: false, why: recorded.why };
-  const { key, build } = recorded;
-  let written: Set<string>;
-  try {
-    written = new Set(readFileSync(pathsFile(recordDir, key, build.buildId), 'utf8').split('\n'));
-  } catch {
-    return { owned: false, why: `${recordDir} has no list of what build ${build.buildId} wrote` };
-  }
   let present: string[];
   try {
     present = listSite(dir);
   } catch (error) {
     return { owned: false, why: `it cannot be read whole (${(error as NodeJS.ErrnoException).code ?? String(error)})` };
   }
-  return comparedWith(present, written, build);
+  return comparedWith(present, recorded.written, recorded.build);
+}
+
+/** `siteOwnership`, reading the folder without blocking the build's other work (`listSiteAsync`). */
+export async function siteOwnershipAsync(dir: string, recordDir: string, live: string = dir): Promise<SiteOwnership> {
+  const recorded = writtenBy(dir, recordDir, live);
+  if ('why' in recorded) return { owned: false, why: recorded.why };
+  let present: string[];
+  try {
+    present = await listSiteAsync(dir);
+  } catch (error) {
+    return { owned: false, why: `it cannot be read whole (${(error as NodeJS.ErrnoException).code ?? String(error)})` };
+  }
+  return comparedWith(present, recorded.written, recorded.build);
+}
+
+/** The build a folder's mark names (`recordedBuildOf`) and every path the record says it wrote, else why not. */
+function writtenBy(dir: string, recordDir: string, live: string): { build: RecordedBuild; written: Set<string> } | { why: string } {
+  const recorded = recordedBuildOf(dir, recordDir, live);
+  if ('why' in recorded) return recorded;
+  const { key, build } = recorded;
+  try {
+    return { build, written: new Set(readFileSync(pathsFile(recordDir, key, build.buildId), 'utf8').split('\n')) };
+  } catch {
+    return { why: `${recordDir} has no list of what build ${build.buildId} wrote` };
+  }
 }
 
 /**
