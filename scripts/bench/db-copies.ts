@@ -22,7 +22,8 @@ export async function watchDbCopies(tmpDir: string): Promise<DbCopyWatch> {
   await mkdir(tmpDir, { recursive: true });
   // Astro keeps Node's compile cache under the temp folder (astro.mjs: module.enableCompileCache()): builds given
   // this TMPDIR keep using the one they use with the usual TMPDIR, so moving it does not make them slower.
-  const compileCache = path.join(os.tmpdir(), 'node-compile-cache');
+  // NODE_COMPILE_CACHE first (Node's own order): the test runs set it, and their temp folder is checked for leftovers.
+  const compileCache = process.env.NODE_COMPILE_CACHE || path.join(os.tmpdir(), 'node-compile-cache');
   await mkdir(compileCache, { recursive: true });
   await symlink(compileCache, path.join(tmpDir, 'node-compile-cache')).catch((error: NodeJS.ErrnoException) => {
     if (error.code !== 'EEXIST') throw error;
