@@ -28,11 +28,16 @@ export interface BuildContext {
 /** Absolute form of a path given relative to where the user ran the command (`~` and `~/…` expanded). */
 const absolute = (p: string): string => path.resolve(expandHome(p));
 
+/** The cache folder of a build (ARCHIVE_CACHE_DIR, absolute). */
+export function cacheDirOf(projectRoot: string, given: NodeJS.ProcessEnv): string {
+  return path.resolve(projectRoot, expandHome(given.ARCHIVE_CACHE_DIR?.trim() || 'node_modules/.cache/agy-archive'));
+}
+
 /** The settings of a build from the environment and the command line. */
 export function buildContext(projectRoot: string, given: NodeJS.ProcessEnv, astroArgs: string[]): BuildContext {
   // `~` unexpanded (quoted in a crontab or a .env file) once made a folder named `~` in the project.
   const outDir = path.resolve(projectRoot, expandHome(given.ARCHIVE_OUT_DIR?.trim() || 'dist'));
-  const cacheDir = path.resolve(projectRoot, expandHome(given.ARCHIVE_CACHE_DIR?.trim() || 'node_modules/.cache/agy-archive'));
+  const cacheDir = cacheDirOf(projectRoot, given);
   const env: NodeJS.ProcessEnv = { ...given, ASTRO_TELEMETRY_DISABLED: '1', ARCHIVE_CACHE_DIR: cacheDir };
   if (env.GEMINI_HOME) env.GEMINI_HOME = absolute(env.GEMINI_HOME);
   if (env.BRAIN_ROOTS) env.BRAIN_ROOTS = env.BRAIN_ROOTS.split(':').map((r) => (r ? absolute(r) : r)).join(':');
