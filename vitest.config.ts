@@ -45,8 +45,10 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     exclude: [...configDefaults.exclude, ...(quick ? SLOW_TESTS : [])],
     // Vitest's default is one worker fewer than the cores: on a 2-core machine one file at a time, the core idle
-    // while a file waits for the build or browser it started. Two files at once overlap those waits.
-    maxWorkers: Math.max(2, os.availableParallelism() - 1),
+    // while a file waits for the build or browser it started. One more worker than cores overlaps those waits: with
+    // two on 2 cores, a whole `.ci/run` used 156% CPU of 200% (user+sys 746 s in 7:56), a file waiting for a shared
+    // build or a page holding a core's worth of time idle.
+    maxWorkers: os.availableParallelism() + 1,
     testTimeout: 60_000,
     // No test reads or writes the user's archive store: in-process tests have none, and the build helpers give each
     // build a temporary one (test/helpers/build-site.ts).

@@ -9,6 +9,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, write
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { removeTree } from '../helpers/temp.ts';
 import { listDir, openSessionFs, readBytes, readListedText } from '../../src/lib/brain/session-fs.ts';
 import type { Problem } from '../../src/lib/brain/types.ts';
 import { buildSite, projectRoot } from '../helpers/build-site.ts';
@@ -57,7 +58,7 @@ beforeAll(() => {
   mkdirSync(tasks, { recursive: true });
   for (const [i, file] of logFiles.entries()) writeFileSync(file, `task log ${i}\n`);
 });
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+afterAll(() => removeTree(work));
 
 describe.skipIf(!hasMkfifo)('a file swapped for a FIFO after listing', () => {
   it('is a problem for the reader, which does not block', async () => {

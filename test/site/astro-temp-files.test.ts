@@ -10,11 +10,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { removeTree } from '../helpers/temp.ts';
 import { ownTempFile } from '../../src/lib/build/astro-temp-files.ts';
 
 const preload = pathToFileURL(path.resolve(import.meta.dirname, '../../src/lib/build/astro-temp-files.ts')).href;
 const work = mkdtempSync(path.join(os.tmpdir(), 'agy-astro-tmp-'));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+afterAll(() => removeTree(work));
 
 /** Astro's write, 400 times over: the named import, as ESM code binds it, and the whole text of one writer. */
 const WRITER = `

@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { removeTree } from '../helpers/temp.ts';
 import type { BrowserContext } from 'playwright-core';
 import { buildSite, projectRoot } from '../helpers/build-site.ts';
 import { hasChromium, launchBrowser } from '../helpers/browser.ts';
@@ -75,7 +76,7 @@ describe('incremental builds', () => {
     warm = await build();
     expect(warm.code, warm.output.slice(-2000)).toBe(0);
   }, 900_000);
-  afterAll(() => rmSync(work, { recursive: true, force: true }));
+  afterAll(() => removeTree(work));
 
   it('reuses the unchanged sessions and renders the new one', () => {
     expect(warm.output).toContain('reused pages of 8 unchanged sessions, rendering 1');

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { removeTree } from '../helpers/temp.ts';
 import { joinParts, readPart, type JoinPart } from '../../src/lib/join/join.ts';
 import { serveStatic, type StaticServer } from '../../scripts/lib/static-server.ts';
 import { buildSite, projectRoot } from '../helpers/build-site.ts';
@@ -70,7 +71,7 @@ beforeAll(async () => {
   symlinkSync(partA, path.join(host, 'a'));
   symlinkSync(partB, path.join(host, 'b'));
 }, 900_000);
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+afterAll(() => removeTree(work));
 
 describe('a joined site over two parts', () => {
   it('lists every session of both parts on its home, each link resolving to the session page inside its part', () => {

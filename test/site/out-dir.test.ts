@@ -9,6 +9,7 @@ import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSyn
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { removeTree } from '../helpers/temp.ts';
 import { discoveryOptionsFromEnv } from '../../src/lib/brain/index.ts';
 import { siteFolders } from '../../src/lib/build/folders.ts';
 import { buildStoresFromEnv, storePathFromEnv } from '../../src/lib/store/location.ts';
@@ -18,7 +19,7 @@ import { BuildStop } from '../../src/lib/build/stop.ts';
 import { projectRoot } from '../helpers/build-site.ts';
 
 const work = mkdtempSync(path.join(os.tmpdir(), 'agy-out-dir-'));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+afterAll(() => removeTree(work));
 
 /** A one-session home: GEMINI_HOME with one brain folder holding one session. */
 function oneSessionHome(): string {

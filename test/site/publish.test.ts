@@ -12,6 +12,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { removeTree } from '../helpers/temp.ts';
 import type { ArchiveInputs } from '../../src/lib/archive/inputs.ts';
 import { siteFolders } from '../../src/lib/build/folders.ts';
 import { outDirHolds, refuseDemoOverArchive } from '../../src/lib/build/inputs.ts';
@@ -122,7 +123,7 @@ beforeAll(async () => {
   expect(cold.code, cold.output.slice(-2000)).toBe(0);
   coldIndexed = [...indexedUrls(outDir)].sort();
 }, 300_000);
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+afterAll(() => removeTree(work));
 
 describe('a build that fails', () => {
   it.skipIf(process.platform !== 'linux')('leaves the previous site byte for byte when its render process is killed', async () => {

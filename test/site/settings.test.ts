@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, describe, expect, it } from 'vitest';
+import { removeTree } from '../helpers/temp.ts';
 import { discoverSessions, readSession } from '../../src/lib/brain/index.ts';
 import { badBase } from '../../src/lib/build/settings.ts';
 import { recordPublishedSite, siteRecordDir } from '../../src/lib/build/site-record.ts';
@@ -20,7 +21,7 @@ import { asStoreError } from '../../src/lib/store/schema.ts';
 import { projectRoot } from '../helpers/build-site.ts';
 
 const work = mkdtempSync(path.join(os.tmpdir(), 'agy-settings-'));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+afterAll(() => removeTree(work));
 const ID = 'aaaaaaaa-0000-4000-8000-000000000001';
 
 /** A one-session home. */
