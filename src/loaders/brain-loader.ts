@@ -58,7 +58,7 @@ import { newestSessionFirst } from '../lib/archive/order.ts';
 // 16: the files a session changed, once each (`audit.changedFiles`, turns/file-history.ts).
 // 18: a failed call's line keeps its reason (paths cut in the middle, up to 300 characters), a browser_subagent call's
 //     line its task, a request setting the model at the start reads 'Model: X' (issue 28).
-export const LOADER_VERSION = 'brain-loader-20';
+export const LOADER_VERSION = 'brain-loader-21';
 
 /** Id of the one entry of the `archive` collection. */
 export const ARCHIVE_ENTRY_ID = 'archive';

@@ -48,6 +48,7 @@ describe.skipIf(!dbHome)('the exit codes of the real CLI background tasks', () =
   it('says a task stopped with Ctrl+C was stopped with Ctrl+C', async () => {
     const stopped = (await callsOf(dbHome!, '6b284218')).filter((c) => c.outcome.exitCode === -1073741510);
     expect(stopped.length).toBeGreaterThan(0);
-    for (const c of stopped) expect(c.outcome.line).toContain('exit -1073741510 (0xC000013A, Ctrl+C)');
+    for (const c of stopped) expect(c.outcome.line).toMatch(/ · exit -1073741510 \(0xC000013A, Ctrl\+C\), in the background$/);
+    expect(stopped.map((c) => c.outcome.line).join('\n')).not.toContain(' · ended · ');
   });
 });

@@ -298,7 +298,8 @@ export function buildTurns(input: TurnInput): SessionTurns {
         if (outcome.exitCode === undefined && task.exitCode !== undefined) {
           outcome.exitCode = task.exitCode;
           outcome.status = task.exitCode === 0 ? 'ok' : 'failed';
-          outcome.line = `${outcome.line.replace(/ · running in the background$/, '')} · ${exitLabel(task.exitCode)} (background)`;
+          // The line said how the call's own result left it ("running in the background", or "ended" with no code).
+          outcome.line = `${outcome.line.replace(/ · (?:running in the background|ended)$/, '')} · ${exitLabel(task.exitCode)}, in the background`;
         }
       }
     }
